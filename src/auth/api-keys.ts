@@ -1,0 +1,126 @@
+/**
+ * API keys: `sgk_` + 26 base32 characters of randomness (130 bits) + a 6-character checksum.
+ * The checksum lets a mistyped or truncated key be refused before any database lookup; only the
+ * SHA-256 of the whole key is stored, so a database leak does not leak usable keys.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { base32, newId } from '../domain/ids.ts';
+import type { Caller } from '../capabilities/types.ts';
+import type { Db } from '../store/db.ts';
+
+export const KEY_PREFIX = 'sgk_';
+const BODY_LENGTH = 26;
+const CHECKSUM_LENGTH = 6;
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[a-z2-7]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+
+function checksum(body: string): string {
+  return base32(createHash('sha256').update(`${KEY_PREFIX}${body}`).digest()).slice(0, CHECKSUM_LENGTH);
+}
+
+export function generateKey(): string {
+  const body = base32(randomBytes(17)).slice(0, BODY_LENGTH);
+  return `${KEY_PREFIX}${body}${checksum(body)}`;
+}
+
+/** Shape and checksum only: true means "worth a lookup", not "valid". */
+export function isWellFormedKey(key: string): boolean {
+  if (!KEY_PATTERN.test(key)) return false;
+  const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LENGTH);
+  const given = Buffer.from(key.slice(KEY_PREFIX.length + BODY_LENGTH));
+  return timingSafeEqual(given, Buffer.from(checksum(body)));
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  projectId: string | null;
+}
+
+export async function createApiKey(
+  db: Db,
+  input: { userId: string; projectId: string | null; name: string },
+  now = new Date().toISOString(),
+): Promise<CreatedKey> {
+  const key = generateKey();
+  const id = newId('key');
+  await db
+    .insertInto('api_keys')
+    .values({
+      id,
+      user_id: input.userId,
+      project_id: input.projectId,
+      name: input.name,
+      key_hash: hashKey(key),
+      last4: key.slice(-4),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    })
+    .execute();
+  return { id, key, projectId: input.projectId };
+}
+
+/** Revokes at once: the next request with the key is refused. Undefined when no such key. */
+export async function revokeApiKey(db: Db, id: string, now = new Date().toISOString()): Promise<{ id: string; revokedAt: string } | undefined> {
+  const row = await db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  if (row.revoked_at) return { id: row.id, revokedAt: row.revoked_at };
+  await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  return { id, revokedAt: now };
+}
+
+/** The caller a bearer key stands for, or undefined for anything not a live key. */
+export async function authenticateKey(db: Db, key: string): Promise<Caller | undefined> {
+  if (!isWellFormedKey(key)) return undefined;
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'project_id'])
+    .where('key_hash', '=', hashKey(key))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { userId: row.user_id, tiedProjectId: row.project_id, keyId: row.id };
+}
+
+/**
+ * Remembers when each key was last used and writes it in one batch now and then, so serving a
+ * request never waits on (or contends for) a database write. At most `intervalMs` of last-use
+ * times can be lost if the process dies, which is acceptable for an informational field.
+ */
+export class LastUsedRecorder {
+  private pending = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly intervalMs = 30_000,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  touch(keyId: string, at = new Date().toISOString()): void {
+    this.pending.set(keyId, at);
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush().catch(this.onError), this.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = new Map();
+    for (const [id, at] of batch) {
+      await this.db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { Store } from '../store/db.ts';
+import type { ProjectRecord } from '../store/projects.ts';
+
+/** Who is calling: an account, and the project its credential is tied to, if any. */
+export interface Caller {
+  userId: string;
+  /** Set for keys (and later OAuth grants) tied to one project: that project is always used. */
+  tiedProjectId: string | null;
+  keyId: string | null;
+}
+
+export interface UserContext {
+  store: Store;
+  caller: Caller;
+}
+
+export interface ProjectContext extends UserContext {
+  project: ProjectRecord;
+}
+
+interface CapabilityBase<I extends z.ZodType, O> {
+  /** `area.verb`; the MCP tool name swaps the dot for an underscore. */
+  name: string;
+  /** A short human title (MCP tool title, docs heading). */
+  title: string;
+  kind: 'read' | 'write';
+  description: string;
+  input: I;
+  output: z.ZodType<O>;
+  /** The plain-text rendering for `render: "text"`; absent when the spec gives none. */
+  text?: (data: O) => string;
+}
+
+export interface ProjectCapability<I extends z.ZodType = z.ZodType, O = unknown> extends CapabilityBase<I, O> {
+  scope: 'project';
+  run(ctx: ProjectContext, input: z.output<I>): Promise<O>;
+}
+
+export interface UserCapability<I extends z.ZodType = z.ZodType, O = unknown> extends CapabilityBase<I, O> {
+  scope: 'user';
+  run(ctx: UserContext, input: z.output<I>): Promise<O>;
+}
+
+export type Capability<I extends z.ZodType = z.ZodType, O = unknown> = ProjectCapability<I, O> | UserCapability<I, O>;
+
+/** Identity functions that keep each capability file's input and output types precise. */
+export function projectCapability<I extends z.ZodType, O>(c: ProjectCapability<I, O>): ProjectCapability<I, O> {
+  return c;
+}
+export function userCapability<I extends z.ZodType, O>(c: UserCapability<I, O>): UserCapability<I, O> {
+  return c;
+}

@@ -1,0 +1,292 @@
+/**
+ * The `signals` command (DESIGN §3). Every command reads DATABASE_URL; `--json` prints exactly one
+ * JSON object on stdout. Exit 0 on success, 1 on a user error (one line on stderr, nothing
+ * written), 2 on bad usage.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { createAuth } from '../auth/better-auth.ts';
+import { createApiKey, revokeApiKey } from '../auth/api-keys.ts';
+import { createUser, findUserByEmail } from '../auth/users.ts';
+import { loadConfig, parsePort } from '../config.ts';
+import { newId } from '../domain/ids.ts';
+import { LIMITS } from '../domain/limits.ts';
+import { ServiceError } from '../domain/errors.ts';
+import { runServer } from '../http/server.ts';
+import { BundleError, parseBundle } from '../ingest/bundle.ts';
+import { buildDemoBundle } from '../ingest/demo-bundle.ts';
+import { exportBundle } from '../ingest/export.ts';
+import { importBundle } from '../ingest/import.ts';
+import { openStore, type Store } from '../store/db.ts';
+import { migrate } from '../store/migrate.ts';
+import { authSecret } from '../store/settings.ts';
+import { upsertProject } from '../store/projects.ts';
+import { UsageError, UserError } from './errors.ts';
+
+const USAGE = `Usage: signals <command> [options]  (add --json for one JSON object on stdout)
+
+  serve [--port N]                         run the HTTP service
+  migrate                                  apply database migrations
+  user create --email E [--password P]     create an account
+  project create --owner E --name N --url U [--category C]
+  key create --owner E [--project P] [--name N]   P: project id or URL; the key is shown once
+  key revoke ID                            revoke a key at once
+  import FILE                              import a bundle (FILE "-" reads stdin); all or nothing
+  export [--project P]                     print a bundle that import reads back
+  demo                                     create demo account, projects and data; print a key
+
+Environment: DATABASE_URL (default sqlite:./data/signals.db), PORT, HOST, PUBLIC_URL, LOG_LEVEL.`;
+
+interface Out {
+  json: boolean;
+  print(data: unknown, human: string): void;
+}
+
+type Options = Record<string, string | boolean | undefined>;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        owner: { type: 'string' },
+        name: { type: 'string' },
+        url: { type: 'string' },
+        category: { type: 'string' },
+        project: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`signals: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const out: Out = {
+    json: values.json === true,
+    print(data, human) {
+      process.stdout.write(`${this.json ? JSON.stringify(data) : human}\n`);
+    },
+  };
+  try {
+    await dispatch(positionals, values, out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`signals: ${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof UserError || err instanceof BundleError || err instanceof ServiceError) {
+      process.stderr.write(`signals: ${err.message}\n`);
+      return 1;
+    }
+    // better-auth reports refused sign-ups (duplicate email, short password) as APIError.
+    if (err instanceof Error && err.name === 'APIError') {
+      process.stderr.write(`signals: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+async function dispatch(positionals: string[], values: Options, out: Out): Promise<void> {
+  const [command, sub, ...rest] = positionals;
+  const wants = (name: string, args: number) => {
+    if (positionals.length !== args) throw new UsageError(`"${name}" takes ${args - 1} argument(s)`);
+  };
+  switch (`${command} ${sub ?? ''}`.trim()) {
+    case 'serve':
+      wants('serve', 1);
+      return runServer(loadConfig(process.env, values.port !== undefined ? { port: parsePort(String(values.port)) } : {}));
+    case 'migrate':
+      wants('migrate', 1);
+      return withStore(async (store) => {
+        const applied = await migrate(store);
+        out.print({ applied }, applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
+      });
+    case 'user create':
+      wants('user create', 2);
+      return withStore(async (store) => {
+        const email = parseWith(z.string().trim().email(), required(values, 'email'), '--email');
+        if (await findUserByEmail(store, email)) throw new UserError(`an account with email ${email} already exists`);
+        const password = optional(values, 'password');
+        const user = await createUser(await authFor(store), email, password);
+        out.print({ id: user.id, email: user.email }, `Created account ${user.email} (${user.id}).`);
+      });
+    case 'project create':
+      wants('project create', 2);
+      return withStore(async (store) => {
+        const owner = await ownerOf(store, required(values, 'owner'));
+        const name = parseWith(z.string().trim().min(1).max(LIMITS.name), required(values, 'name'), '--name');
+        const url = parseWith(z.string().trim().max(LIMITS.url).regex(/^https?:\/\/\S+$/i, 'must be an http(s) URL'), required(values, 'url'), '--url');
+        const category = parseWith(z.string().trim().max(LIMITS.name), optional(values, 'category') ?? '', '--category');
+        const id = newId('prj');
+        const now = new Date().toISOString();
+        await upsertProject(store.db, {
+          id,
+          ownerId: owner.id,
+          createdAt: now,
+          memory: {
+            id,
+            name,
+            url,
+            category,
+            description: '',
+            idealCustomer: '',
+            competitors: [],
+            offerings: [],
+            communities: [],
+            filterRules: [],
+            memoryStatus: 'pending',
+            memoryRefreshRequestedAt: null,
+          },
+        });
+        out.print({ id, name, url }, `Created project ${name} (${id}).`);
+      });
+    case 'key create':
+      wants('key create', 2);
+      return withStore(async (store) => {
+        const owner = await ownerOf(store, required(values, 'owner'));
+        const projectRef = optional(values, 'project');
+        const projectId = projectRef === undefined ? null : await projectOf(store, owner.id, projectRef);
+        const name = parseWith(z.string().trim().min(1).max(LIMITS.name), optional(values, 'name') ?? 'cli', '--name');
+        const created = await createApiKey(store.db, { userId: owner.id, projectId, name });
+        out.print(created, `API key ${created.id}${projectId ? ` for project ${projectId}` : ''} (shown once):\n${created.key}`);
+      });
+    case 'key revoke':
+      wants('key revoke', 3);
+      return withStore(async (store) => {
+        const revoked = await revokeApiKey(store.db, rest[0] ?? '');
+        if (!revoked) throw new UserError(`no key with id "${rest[0]}"`);
+        out.print(revoked, `Revoked key ${revoked.id} at ${revoked.revokedAt}.`);
+      });
+    case `import ${sub}`:
+      if (positionals.length !== 2 || sub === undefined) throw new UsageError('"import" takes one FILE (or - for stdin)');
+      return withStore(async (store) => {
+        const bundle = parseBundle(await readJson(sub));
+        const counts = await importBundle(store, bundle);
+        out.print(counts, `Imported ${describeCounts(counts)}.`);
+      });
+    case 'export':
+      wants('export', 1);
+      return withStore(async (store) => {
+        const ref = optional(values, 'project');
+        const ids = ref === undefined ? undefined : [await projectOfAnyOwner(store, ref)];
+        process.stdout.write(`${JSON.stringify(await exportBundle(store.db, ids))}\n`);
+      });
+    case 'demo':
+      wants('demo', 1);
+      return withStore(async (store) => {
+        const result = await createDemo(store);
+        out.print(result, `Demo account ${result.email}, projects ${result.projects.join(', ')}.\nAPI key (shown once): ${result.key}`);
+      });
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  }
+}
+
+export const DEMO_EMAIL = 'demo@example.com';
+
+/** Idempotent: the account and data are created once and upserted after; each run mints a key. */
+async function createDemo(store: Store) {
+  const auth = await authFor(store);
+  if (!(await findUserByEmail(store, DEMO_EMAIL))) await createUser(auth, DEMO_EMAIL, 'demo-password');
+  const user = (await findUserByEmail(store, DEMO_EMAIL))!;
+  const bundle = parseBundle(buildDemoBundle(DEMO_EMAIL));
+  await importBundle(store, bundle);
+  const key = await createApiKey(store.db, { userId: user.id, projectId: null, name: 'demo' });
+  return { email: DEMO_EMAIL, key: key.key, projects: bundle.projects.map((p) => p.id) };
+}
+
+async function withStore(work: (store: Store) => Promise<void>): Promise<void> {
+  const store = openStore(loadConfig().databaseUrl);
+  try {
+    await migrate(store);
+    await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function authFor(store: Store) {
+  return createAuth(store, { secret: await authSecret(store), publicUrl: loadConfig().publicUrl });
+}
+
+async function ownerOf(store: Store, email: string) {
+  const user = await findUserByEmail(store, email);
+  if (!user) throw new UserError(`no account with email ${email} (create it with: signals user create --email ${email})`);
+  return user;
+}
+
+/** A project of this owner by id, or by URL (case-insensitive, trailing slash ignored). */
+async function projectOf(store: Store, ownerId: string, ref: string): Promise<string> {
+  const rows = await store.db.selectFrom('projects').select(['id', 'url']).where('owner_id', '=', ownerId).execute();
+  const found = rows.find((r) => r.id === ref) ?? rows.find((r) => sameUrl(r.url, ref));
+  if (!found) throw new UserError(`the account has no project "${ref}" (give a project id or its URL)`);
+  return found.id;
+}
+
+async function projectOfAnyOwner(store: Store, ref: string): Promise<string> {
+  const byId = await store.db.selectFrom('projects').select('id').where('id', '=', ref).executeTakeFirst();
+  if (byId) return byId.id;
+  const rows = await store.db.selectFrom('projects').select(['id', 'url']).execute();
+  const found = rows.find((r) => sameUrl(r.url, ref));
+  if (!found) throw new UserError(`no project "${ref}" (give a project id or its URL)`);
+  return found.id;
+}
+
+const sameUrl = (a: string, b: string) => a.toLowerCase().replace(/\/+$/, '') === b.trim().toLowerCase().replace(/\/+$/, '');
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${file === '-' ? 'stdin' : file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function required(values: Options, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(values: Options, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: string, flag: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UserError(`${flag}: ${result.error.issues[0]?.message ?? 'invalid value'}`);
+  return result.data;
+}
+
+function describeCounts(c: object): string {
+  return Object.entries(c)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
+}

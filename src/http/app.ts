@@ -1,0 +1,49 @@
+/**
+ * The Hono application. Middleware order matters: the request id comes first so every later
+ * step (auth failures included) can be traced; errors of every route render in `onError`.
+ */
+import { Hono } from 'hono';
+import { sql } from 'kysely';
+import { notFound } from '../domain/errors.ts';
+import type { AppDeps, AppEnv } from './env.ts';
+import { renderError } from './errors.ts';
+import { apiKeyAuth } from './middleware/api-key-auth/index.ts';
+import { requestId } from './middleware/request-id/index.ts';
+import { capabilitiesRoute } from './routes/capabilities.ts';
+import { invokeRoute } from './routes/invoke.ts';
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    deps.logger.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        capability: c.get('capability'),
+      },
+      'request',
+    );
+  });
+
+  app.get('/healthz', async (c) => {
+    await sql`select 1`.execute(deps.store.db);
+    return c.json({ ok: true });
+  });
+
+  app.use('/api/v1/*', apiKeyAuth(deps.store, deps.lastUsed));
+  app.route('/api/v1/invoke', invokeRoute(deps));
+  app.route('/api/v1/capabilities', capabilitiesRoute());
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith('/api/')) return renderError(c, notFound(`No route ${c.req.method} ${c.req.path}.`), deps.logger);
+    return c.text('Not found', 404);
+  });
+  app.onError((err, c) => renderError(c, err, deps.logger));
+  return app;
+}

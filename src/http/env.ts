@@ -1,0 +1,22 @@
+import type { Caller } from '../capabilities/types.ts';
+import type { LastUsedRecorder } from '../auth/api-keys.ts';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/db.ts';
+
+/** What every request handler can reach through `c.var`. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    caller: Caller;
+    /** The parsed JSON body, set by the json-body middleware. */
+    body: Record<string, unknown>;
+    /** Set by a route so the request's log line can say what was called. */
+    capability: string;
+  };
+}
+
+export interface AppDeps {
+  store: Store;
+  logger: Logger;
+  lastUsed: LastUsedRecorder;
+}

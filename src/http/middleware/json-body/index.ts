@@ -1,0 +1,46 @@
+import type { MiddlewareHandler } from 'hono';
+import { invalid } from '../../../domain/errors.ts';
+import type { AppEnv } from '../../env.ts';
+
+/**
+ * DESIGN §4 "Input strictness": a JSON object, sent as application/json, of at most `maxBytes`.
+ * The size is enforced while reading, so a lying or missing Content-Length cannot get more in.
+ */
+export function jsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw invalid('Send the body as JSON with "Content-Type: application/json".');
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > maxBytes) throw tooLarge(maxBytes);
+    const text = await readCapped(c.req.raw, maxBytes);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw invalid('The body is not valid JSON.');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('The body must be a JSON object.');
+    c.set('body', parsed as Record<string, unknown>);
+    await next();
+  };
+}
+
+const tooLarge = (max: number) => invalid(`The body is larger than ${max} bytes.`);
+
+async function readCapped(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}

@@ -1,0 +1,28 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { invokeCapability } from '../../capabilities/invoke.ts';
+import { findCapability } from '../../capabilities/registry.ts';
+import { parseInput } from '../../capabilities/validate.ts';
+import { notFound } from '../../domain/errors.ts';
+import { LIMITS } from '../../domain/limits.ts';
+import type { AppDeps, AppEnv } from '../env.ts';
+import { jsonBody } from '../middleware/json-body/index.ts';
+
+/** The request shape of spec §4.1; it never changes when capabilities are added. */
+const envelope = z.strictObject({
+  capability: z.string().min(1).max(100),
+  input: z.record(z.string(), z.unknown()).optional(),
+  project: z.string().trim().min(1).max(LIMITS.url).optional(),
+  render: z.literal('text').optional(),
+});
+
+export function invokeRoute({ store }: AppDeps) {
+  return new Hono<AppEnv>().post('/', jsonBody(LIMITS.bodyBytes), async (c) => {
+    const request = parseInput(envelope, c.get('body'), 'body');
+    const capability = findCapability(request.capability);
+    if (!capability) throw notFound(`Unknown capability "${request.capability}". GET /api/v1/capabilities lists them.`);
+    c.set('capability', capability.name);
+    const result = await invokeCapability(store, c.get('caller'), capability, request);
+    return c.json(result);
+  });
+}

@@ -1,0 +1,38 @@
+/** `signals serve`: migrate, then serve until SIGINT/SIGTERM, then drain and close cleanly. */
+import { serve } from '@hono/node-server';
+import { LastUsedRecorder } from '../auth/api-keys.ts';
+import type { Config } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { openStore } from '../store/db.ts';
+import { migrate } from '../store/migrate.ts';
+import { createApp } from './app.ts';
+
+export async function runServer(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const store = openStore(config.databaseUrl, {
+    onPoolError: (err) => logger.warn({ err: err.message }, 'database connection lost; the pool will reconnect'),
+  });
+  const applied = await migrate(store);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  const lastUsed = new LastUsedRecorder(store.db, 30_000, (err) => logger.warn({ err }, 'could not record key use'));
+  const app = createApp({ store, logger, lastUsed });
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    logger.info({ url: `http://${config.host}:${info.port}`, publicUrl: config.publicUrl, database: store.location }, 'listening');
+  });
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      server.close(async () => {
+        await lastUsed.flush().catch((err) => logger.warn({ err }, 'could not record key use'));
+        await store.close();
+        resolve();
+      });
+      // Idle keep-alive sockets would hold close() open; end them.
+      (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

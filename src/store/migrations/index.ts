@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as core from './001_core.ts';
+
+/** Applied in name order; a new migration is a new file and one line here. */
+export const migrations: Record<string, Migration> = {
+  '001_core': core,
+};

@@ -1,0 +1,137 @@
+import { sql } from 'kysely';
+import type { MemoryField, MemoryStatus, ProjectMemory, ProjectSummary } from '../domain/resources.ts';
+import type { Db, Dialect } from './db.ts';
+import { parseJson, toJson } from './json.ts';
+import type { ProjectsTable } from './schema.ts';
+
+
+export interface ProjectRecord {
+  ownerId: string;
+  createdAt: string;
+  memory: ProjectMemory;
+  editedFields: MemoryField[];
+}
+
+export function toProjectRecord(row: ProjectsTable): ProjectRecord {
+  return {
+    ownerId: row.owner_id,
+    createdAt: row.created_at,
+    editedFields: parseJson(row.edited_fields),
+    memory: {
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      category: row.category,
+      description: row.description,
+      idealCustomer: row.ideal_customer,
+      competitors: parseJson(row.competitors),
+      offerings: parseJson(row.offerings),
+      communities: parseJson(row.communities),
+      filterRules: parseJson(row.filter_rules),
+      memoryStatus: row.memory_status as MemoryStatus,
+      memoryRefreshRequestedAt: row.memory_refresh_requested_at,
+    },
+  };
+}
+
+export function memoryColumns(memory: ProjectMemory) {
+  return {
+    name: memory.name,
+    url: memory.url,
+    category: memory.category,
+    description: memory.description,
+    ideal_customer: memory.idealCustomer,
+    competitors: toJson(memory.competitors),
+    offerings: toJson(memory.offerings),
+    communities: toJson(memory.communities),
+    filter_rules: toJson(memory.filterRules),
+    memory_status: memory.memoryStatus,
+    memory_refresh_requested_at: memory.memoryRefreshRequestedAt,
+  };
+}
+
+export async function getProject(db: Db, id: string): Promise<ProjectRecord | undefined> {
+  const row = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toProjectRecord(row);
+}
+
+export async function listProjectSummaries(db: Db, ownerId: string): Promise<ProjectSummary[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select(['id', 'name', 'url', 'memory_status'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, url: r.url, memoryStatus: r.memory_status as MemoryStatus }));
+}
+
+/**
+ * DESIGN §4 "Project selection": the newest of the owner's projects whose URL contains `urlPart`
+ * (case-insensitive), or simply the newest when `urlPart` is undefined.
+ */
+export async function selectProject(db: Db, ownerId: string, urlPart?: string): Promise<ProjectRecord | undefined> {
+  let query = db.selectFrom('projects').selectAll().where('owner_id', '=', ownerId);
+  if (urlPart !== undefined) {
+    const pattern = `%${escapeLike(urlPart.toLowerCase())}%`;
+    query = query.where(sql<boolean>`lower(url) like ${pattern} escape '\\'`);
+  }
+  const row = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row && toProjectRecord(row);
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export interface NewProject {
+  id: string;
+  ownerId: string;
+  memory: ProjectMemory;
+  createdAt: string;
+  editedFields?: MemoryField[];
+}
+
+export async function upsertProject(db: Db, p: NewProject): Promise<void> {
+  const columns = {
+    ...memoryColumns(p.memory),
+    owner_id: p.ownerId,
+    edited_fields: toJson(p.editedFields ?? []),
+    created_at: p.createdAt,
+    updated_at: p.createdAt,
+  };
+  await db
+    .insertInto('projects')
+    .values({ id: p.id, ...columns })
+    .onConflict((oc) => oc.column('id').doUpdateSet(columns))
+    .execute();
+}
+
+/**
+ * Takes the project's write lock inside a transaction, so read-modify-write sequences on one
+ * project are serialised. PostgreSQL: a row lock. SQLite: a first write makes the transaction
+ * take the database's RESERVED lock now, so a second writer waits (busy timeout) before it reads
+ * stale memory, instead of failing later when it tries to upgrade its read lock.
+ */
+export async function lockProject(trx: Db, dialect: Dialect, id: string): Promise<ProjectRecord | undefined> {
+  if (dialect === 'postgres') {
+    const row = await trx.selectFrom('projects').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return row && toProjectRecord(row);
+  }
+  await trx.updateTable('projects').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
+  return getProject(trx, id);
+}
+
+export async function saveMemory(
+  trx: Db,
+  id: string,
+  memory: ProjectMemory,
+  editedFields: MemoryField[],
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('projects')
+    .set({ ...memoryColumns(memory), edited_fields: toJson(editedFields), updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,147 @@
+/**
+ * Row types of our own tables (better-auth owns `user`, `session`, `account`, `verification`).
+ * Timestamps are ISO text in both databases so that they sort and compare the same way; lists and
+ * nested objects are JSON text, read and written whole.
+ */
+export interface ProjectsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  url: string;
+  category: string;
+  description: string;
+  ideal_customer: string;
+  competitors: string;
+  offerings: string;
+  communities: string;
+  filter_rules: string;
+  /** JSON array of memory field names a user changed through memory.edit: a rebuild keeps them. */
+  edited_fields: string;
+  memory_status: string;
+  memory_refresh_requested_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  project_id: string | null;
+  name: string;
+  key_hash: string;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface PostsTable {
+  project_id: string;
+  id: string;
+  url: string;
+  permalink: string;
+  permalink_key: string;
+  community: string;
+  title: string;
+  selftext: string;
+  author: string;
+  score: number;
+  post_created_at: string;
+  /** JSON: the nested comment tree of the bundle format. */
+  comments: string;
+}
+
+export interface ThemesTable {
+  id: string;
+  project_id: string;
+  type: string;
+  title: string;
+  summary: string;
+  updated_at: string;
+  /** Derived from signals by refreshDerived(); kept on the row so pages sort on an index. */
+  post_count: number;
+  signal_count: number;
+  first_seen_at: string | null;
+  last_seen_at: string | null;
+}
+
+export interface SignalsTable {
+  id: string;
+  project_id: string;
+  post_id: string;
+  kind: string;
+  quote: string;
+  author: string;
+  theme_id: string | null;
+  competitor: string | null;
+  /** lower-cased, trimmed `competitor`: one product whatever the spelling. */
+  competitor_key: string | null;
+  seen_at: string;
+  moves: string;
+}
+
+export interface BriefsTable {
+  id: string;
+  project_id: string;
+  window: string;
+  window_start: string;
+  window_end: string;
+  created_at: string;
+  sections: string;
+}
+
+export interface RunsTable {
+  id: string;
+  project_id: string;
+  window_start: string;
+  window_end: string;
+  status: string;
+  signal_counts: string;
+  posts_analyzed: number;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Per project and theme type: the totals pains.list reports without counting on every call. */
+export interface ThemeTotalsTable {
+  project_id: string;
+  type: string;
+  theme_count: number;
+  post_count: number;
+}
+
+/** Per project and product: competitors.list without grouping every competitor signal per call. */
+export interface CompetitorTotalsTable {
+  project_id: string;
+  competitor_key: string;
+  name: string;
+  mentions: number;
+  last_seen_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+/** better-auth's user table, as far as our queries read it (better-auth creates and writes it). */
+export interface UserTable {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface Schema {
+  user: UserTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  posts: PostsTable;
+  themes: ThemesTable;
+  signals: SignalsTable;
+  briefs: BriefsTable;
+  runs: RunsTable;
+  theme_totals: ThemeTotalsTable;
+  competitor_totals: CompetitorTotalsTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,42 @@
+/**
+ * A fresh, empty database per test suite: a temporary SQLite file always, and a new PostgreSQL
+ * database on TEST_DATABASE_URL's server when that variable is set (dropped again afterwards).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Dialect } from '../../src/store/db.ts';
+
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  url: string;
+  dialect: Dialect;
+  drop(): Promise<void>;
+}
+
+export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'signals-test-'));
+    return { url: `sqlite:${join(dir, 'test.db')}`, dialect, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `signals_t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(base, `create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), dialect, drop: () => adminQuery(base, `drop database if exists ${name} with (force)`) };
+}
+
+async function adminQuery(base: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

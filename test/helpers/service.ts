@@ -1,0 +1,120 @@
+/**
+ * One running service per suite: a fresh database, migrated, with the small bundle imported and
+ * an API key per tenant, served in-process (Hono's app.request) or on a real socket (listen()).
+ */
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApiKey, LastUsedRecorder } from '../../src/auth/api-keys.ts';
+import { createAuth } from '../../src/auth/better-auth.ts';
+import { createUser } from '../../src/auth/users.ts';
+import { createApp } from '../../src/http/app.ts';
+import { parseBundle } from '../../src/ingest/bundle.ts';
+import { importBundle } from '../../src/ingest/import.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openStore, type Dialect, type Store } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { authSecret } from '../../src/store/settings.ts';
+import { ALICE, BOB, CAROL, smallBundle } from '../fixtures/small-bundle.ts';
+import { freshDatabase, type TestDatabase } from './database.ts';
+
+export interface Keys {
+  /** alice, no project tie: defaults to prj_alpha, may switch to prj_beta. */
+  alice: string;
+  /** alice, tied to prj_beta. */
+  aliceBeta: string;
+  bob: string;
+  /** carol has an account and no project. */
+  carol: string;
+}
+
+export interface Users {
+  alice: string;
+  bob: string;
+  carol: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface TestService {
+  dialect: Dialect;
+  database: TestDatabase;
+  store: Store;
+  app: ReturnType<typeof createApp>;
+  keys: Keys;
+  users: Users;
+  lastUsed: LastUsedRecorder;
+  /** POST /api/v1/invoke with a JSON body and a key. */
+  invoke(key: string | null, body: unknown): Promise<Answer>;
+  /** Any request, in-process. */
+  request(path: string, init?: RequestInit): Promise<Answer>;
+  /** Starts a real HTTP server on a free loopback port; returns its base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startService(dialect: Dialect, options: { bundle?: boolean } = {}): Promise<TestService> {
+  const database = await freshDatabase(dialect);
+  const store = openStore(database.url);
+  await migrate(store);
+  const auth = createAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' });
+  const users = {
+    alice: (await createUser(auth, ALICE)).id,
+    bob: (await createUser(auth, BOB)).id,
+    carol: (await createUser(auth, CAROL)).id,
+  };
+  if (options.bundle !== false) await importBundle(store, parseBundle(smallBundle()));
+  const key = async (userId: string, projectId: string | null = null) => (await createApiKey(store.db, { userId, projectId, name: 'test' })).key;
+  const keys: Keys = {
+    alice: await key(users.alice),
+    aliceBeta: options.bundle !== false ? await key(users.alice, 'prj_beta') : '',
+    bob: await key(users.bob),
+    carol: await key(users.carol),
+  };
+  const lastUsed = new LastUsedRecorder(store.db, 60_000);
+  const app = createApp({ store, logger: createLogger('silent'), lastUsed });
+  let server: ServerType | undefined;
+
+  const answer = async (res: Response): Promise<Answer> => {
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body };
+  };
+
+  return {
+    dialect,
+    database,
+    store,
+    app,
+    keys,
+    users,
+    lastUsed,
+    async invoke(k, body) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (k !== null) headers.authorization = `Bearer ${k}`;
+      return answer(await app.request('/api/v1/invoke', { method: 'POST', headers, body: JSON.stringify(body) }));
+    },
+    async request(path, init) {
+      return answer(await app.request(path, init));
+    },
+    async listen() {
+      server = await new Promise<ServerType>((resolve) => {
+        const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+      });
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    async close() {
+      if (server) await new Promise((resolve) => server!.close(resolve));
+      await store.close();
+      await database.drop();
+    },
+  };
+}
