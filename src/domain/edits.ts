@@ -13,7 +13,8 @@ const text = (max: number, what: string) =>
 const name = text(LIMITS.name, 'name').describe(`A name, 1 to ${LIMITS.name} characters; compared case-insensitively.`);
 const description = text(LIMITS.text, 'description').describe(`1 to ${LIMITS.text} characters.`);
 const url = text(LIMITS.url, 'url')
-  .regex(/^https?:\/\/[^\s/$.?#][^\s]*$/i, 'url must be an http or https URL')
+  // Spelled case by case rather than with the `i` flag, which JSON Schema's `pattern` cannot carry.
+  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/$.?#][^\s]*$/, 'url must be an http or https URL')
   .describe(`An http or https URL, at most ${LIMITS.url} characters.`);
 const rule = text(LIMITS.rule, 'rule').describe(`A filter rule, 1 to ${LIMITS.rule} characters.`);
 const body = text(LIMITS.text, 'text').describe(`1 to ${LIMITS.text} characters.`);

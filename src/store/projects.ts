@@ -96,13 +96,14 @@ export async function upsertProject(db: Db, p: NewProject): Promise<void> {
   const columns = {
     ...memoryColumns(p.memory),
     owner_id: p.ownerId,
-    edited_fields: toJson(p.editedFields ?? []),
     created_at: p.createdAt,
     updated_at: p.createdAt,
   };
+  // Re-importing a project keeps its record of user-edited fields (bundles do not carry it), so
+  // a restore does not let a later memory rebuild overwrite what a user wrote.
   await db
     .insertInto('projects')
-    .values({ id: p.id, ...columns })
+    .values({ id: p.id, ...columns, edited_fields: toJson(p.editedFields ?? []) })
     .onConflict((oc) => oc.column('id').doUpdateSet(columns))
     .execute();
 }
@@ -110,16 +111,47 @@ export async function upsertProject(db: Db, p: NewProject): Promise<void> {
 /**
  * Takes the project's write lock inside a transaction, so read-modify-write sequences on one
  * project are serialised. PostgreSQL: a row lock. SQLite: a first write makes the transaction
- * take the database's RESERVED lock now, so a second writer waits (busy timeout) before it reads
- * stale memory, instead of failing later when it tries to upgrade its read lock.
+ * take the database's RESERVED lock now, so a second writer waits before it reads stale memory,
+ * instead of failing later when it tries to upgrade its read lock. Must be the transaction's
+ * first statement on SQLite (see takeSqliteWriteLock).
  */
 export async function lockProject(trx: Db, dialect: Dialect, id: string): Promise<ProjectRecord | undefined> {
   if (dialect === 'postgres') {
     const row = await trx.selectFrom('projects').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     return row && toProjectRecord(row);
   }
-  await trx.updateTable('projects').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
+  await takeSqliteWriteLock(() => trx.updateTable('projects').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute(), trx);
   return getProject(trx, id);
+}
+
+const SQLITE_LOCK_WAIT_MS = 5_000;
+
+/**
+ * better-sqlite3 waits for a busy lock synchronously (busy_timeout), blocking the event loop. When
+ * the holder is another connection of this same process (a second Store on the same file), the
+ * holder can never finish its transaction while we block: a self-deadlock that ends in
+ * SQLITE_BUSY. So the write is tried without waiting and retried after yielding to the event
+ * loop. As the transaction's first statement, a failed try leaves it holding no read snapshot, so
+ * the retry reads current data.
+ */
+async function takeSqliteWriteLock(write: () => Promise<unknown>, trx: Db): Promise<void> {
+  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(trx);
+  const timeout = rows[0]?.timeout ?? SQLITE_LOCK_WAIT_MS;
+  await sql`pragma busy_timeout = 0`.execute(trx);
+  try {
+    const deadline = Date.now() + Math.max(timeout, SQLITE_LOCK_WAIT_MS);
+    for (;;) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 9));
+      }
+    }
+  } finally {
+    await sql.raw(`pragma busy_timeout = ${Number(timeout)}`).execute(trx);
+  }
 }
 
 export async function saveMemory(
