@@ -111,16 +111,19 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
       return runServer(loadConfig(process.env, values.port !== undefined ? { port: parsePort(String(values.port)) } : {}));
     case 'migrate':
       wants('migrate', 1);
+      // No migration before the work here: it would leave nothing for the command to report.
       return withStore(async (store) => {
         const applied = await migrate(store);
         out.print({ applied }, applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
-      });
+      }, { migrate: false });
     case 'user create':
       wants('user create', 2);
       return withStore(async (store) => {
         const email = parseWith(z.string().trim().email(), required(values, 'email'), '--email');
         if (await findUserByEmail(store, email)) throw new UserError(`an account with email ${email} already exists`);
-        const password = optional(values, 'password');
+        // Checked here as better-auth does, so the refusal is our one line (better-auth also logs it).
+        const given = optional(values, 'password');
+        const password = given === undefined ? undefined : parseWith(z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters'), given, '--password');
         const user = await createUser(await authFor(store), email, password);
         out.print({ id: user.id, email: user.email }, `Created account ${user.email} (${user.id}).`);
       });
@@ -209,10 +212,10 @@ async function createDemo(store: Store) {
   return { email: DEMO_EMAIL, key: key.key, projects: bundle.projects.map((p) => p.id) };
 }
 
-async function withStore(work: (store: Store) => Promise<void>): Promise<void> {
+async function withStore(work: (store: Store) => Promise<void>, options: { migrate?: boolean } = {}): Promise<void> {
   const store = openStore(loadConfig().databaseUrl);
   try {
-    await migrate(store);
+    if (options.migrate !== false) await migrate(store);
     await work(store);
   } finally {
     await store.close();
