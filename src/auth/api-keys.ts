@@ -102,7 +102,9 @@ export class LastUsedRecorder {
   ) {}
 
   touch(keyId: string, at = new Date().toISOString()): void {
-    this.pending.set(keyId, at);
+    // Keep the newest time of the batch: an older touch (clock step back) must not replace it.
+    const known = this.pending.get(keyId);
+    if (known === undefined || known < at) this.pending.set(keyId, at);
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush().catch(this.onError), this.intervalMs);
       this.timer.unref();

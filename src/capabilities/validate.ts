@@ -13,7 +13,7 @@ export function describeIssue(issue: z.core.$ZodIssue, where: string): string {
   const path = issue.path.length > 0 ? `${where}.${formatPath(issue.path)}`.replace('.[', '[') : where;
   switch (issue.code) {
     case 'unrecognized_keys':
-      return `${path}: unknown propert${issue.keys.length > 1 ? 'ies' : 'y'} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      return `${path}: unknown propert${issue.keys.length > 1 ? 'ies' : 'y'} ${issue.keys.slice(0, 5).map((k) => `"${clip(k)}"`).join(', ')}`;
     case 'invalid_union':
       // A discriminated union reports a bad `op` with the allowed values: list them.
       if (issue.discriminator && 'options' in issue && issue.options) {
@@ -24,4 +24,9 @@ export function describeIssue(issue: z.core.$ZodIssue, where: string): string {
     default:
       return `${path}: ${issue.message}`;
   }
+}
+
+/** A caller's own property names come back in messages; a huge one is cut, not echoed whole. */
+function clip(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name;
 }

@@ -30,6 +30,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       'request',
     );
   });
+  // Hono hands only Error instances to onError; anything else thrown (a string, a plain object
+  // from a driver) would escape as a bare 500 without envelope or Request-Id. Wrap it.
+  app.use(async (_c, next) => {
+    try {
+      await next();
+    } catch (err) {
+      throw err instanceof Error ? err : new Error('non-Error value thrown', { cause: err });
+    }
+  });
 
   app.get('/healthz', async (c) => {
     await sql`select 1`.execute(deps.store.db);

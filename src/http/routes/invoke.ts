@@ -11,7 +11,11 @@ import { jsonBody } from '../middleware/json-body/index.ts';
 /** The request shape of spec §4.1; it never changes when capabilities are added. */
 const envelope = z.strictObject({
   capability: z.string().min(1).max(100),
-  input: z.record(z.string(), z.unknown()).optional(),
+  // Not z.record: it copies the object and silently drops an own `__proto__` key, which the
+  // capability's strict schema must see (and refuse as an unknown property).
+  input: z
+    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'Invalid input: expected object')
+    .optional(),
   project: z.string().trim().min(1).max(LIMITS.url).optional(),
   render: z.literal('text').optional(),
 });

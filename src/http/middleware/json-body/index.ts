@@ -15,7 +15,7 @@ export function jsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
     // With an honest Content-Length within the cap, the node-server adapter's fast body path is
     // safe (Node itself stops reading at the declared length); without one, count while reading.
-    const text = declared !== undefined && Number.isInteger(declared) ? await c.req.text() : await readCapped(c.req.raw, maxBytes);
+    const text = declared !== undefined && Number.isInteger(declared) && declared >= 0 ? decodeUtf8(await c.req.arrayBuffer()) : await readCapped(c.req.raw, maxBytes);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -45,5 +45,16 @@ async function readCapped(request: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return decodeUtf8(Buffer.concat(chunks));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not are a malformed body, not U+FFFD. */
+function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalid('The body is not valid UTF-8.');
+  }
 }
