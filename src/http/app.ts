@@ -11,8 +11,10 @@ import { apiKeyAuth } from './middleware/api-key-auth/index.ts';
 import { requestId } from './middleware/request-id/index.ts';
 import { capabilitiesRoute } from './routes/capabilities.ts';
 import { invokeRoute } from './routes/invoke.ts';
+import { mcpRoute, protectedResourceMetadata } from './routes/mcp.ts';
 
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+export function createApp(given: AppDeps): Hono<AppEnv> {
+  const deps = { ...given, config: given.config ?? { publicUrl: 'http://localhost:8080', host: '127.0.0.1' } };
   const app = new Hono<AppEnv>();
   app.use(requestId());
   app.use(async (c, next) => {
@@ -44,6 +46,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await sql`select 1`.execute(deps.store.db);
     return c.json({ ok: true });
   });
+
+  const resourceMetadata = protectedResourceMetadata(deps.config.publicUrl);
+  // RFC 9728 §3: the path-suffixed form for /api/mcp, and the root form for clients that try it.
+  app.get('/.well-known/oauth-protected-resource/api/mcp', (c) => c.json(resourceMetadata));
+  app.get('/.well-known/oauth-protected-resource', (c) => c.json(resourceMetadata));
+  app.route('/api/mcp', mcpRoute(deps));
 
   app.use('/api/v1/*', apiKeyAuth(deps.store, deps.lastUsed));
   app.route('/api/v1/invoke', invokeRoute(deps));

@@ -19,4 +19,9 @@ export interface AppDeps {
   store: Store;
   logger: Logger;
   lastUsed: LastUsedRecorder;
+  /**
+   * Where callers reach the service (OAuth resource, allowed Host/Origin) and where it listens;
+   * DESIGN §2's defaults (http://localhost:8080 on 127.0.0.1) when absent.
+   */
+  config?: { publicUrl: string; host: string };
 }

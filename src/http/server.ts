@@ -15,7 +15,7 @@ export async function runServer(config: Config): Promise<void> {
   const applied = await migrate(store);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const lastUsed = new LastUsedRecorder(store.db, 30_000, (err) => logger.warn({ err }, 'could not record key use'));
-  const app = createApp({ store, logger, lastUsed });
+  const app = createApp({ store, logger, lastUsed, config: { publicUrl: config.publicUrl, host: config.host } });
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info({ url: `http://${config.host}:${info.port}`, publicUrl: config.publicUrl, database: store.location }, 'listening');

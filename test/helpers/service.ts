@@ -75,7 +75,7 @@ export async function startService(dialect: Dialect, options: { bundle?: boolean
     carol: await key(users.carol),
   };
   const lastUsed = new LastUsedRecorder(store.db, 60_000);
-  const app = createApp({ store, logger: createLogger('silent'), lastUsed });
+  const app = createApp({ store, logger: createLogger('silent'), lastUsed, config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' } });
   let server: ServerType | undefined;
 
   const answer = async (res: Response): Promise<Answer> => {
