@@ -9,15 +9,15 @@ import type { Caller } from '../capabilities/types.ts';
 import { INTERNAL_MESSAGE, ServiceError, invalid } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/db.ts';
-import { findTool, mcpTools } from './tools.ts';
+import { registryTools, type McpTool, type ToolSet } from './tools.ts';
 
 export const SERVER_INFO = { name: 'project-signals', title: 'Project Signals', version: '0.1.0' };
-
-const toolList = { tools: mcpTools.map((t) => t.definition) };
 
 export interface McpDeps {
   store: Store;
   logger: Logger;
+  /** The tools to serve; the registry's unless a test passes its own. */
+  tools?: ToolSet;
 }
 
 export function createMcpServer(deps: McpDeps, caller: Caller, requestId: string): Server {
@@ -26,9 +26,10 @@ export function createMcpServer(deps: McpDeps, caller: Caller, requestId: string
     instructions:
       'Read what online communities say about this project: numbered daily brief items (briefs_list, briefs_get), pain themes with verbatim quotes (pains_list, pains_get, pains_sources), competitors by mentions, source threads (posts_get), digest runs and the project memory. Pass `project` (part of a project URL) to pick one of several projects.',
   });
-  server.setRequestHandler('tools/list', async () => toolList);
+  const tools = deps.tools ?? registryTools;
+  server.setRequestHandler('tools/list', async () => tools.list);
   server.setRequestHandler('tools/call', async (request) => {
-    const tool = findTool(request.params.name);
+    const tool = tools.find(request.params.name);
     // An unknown tool is a protocol error (the model cannot fix it by changing arguments).
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return callTool(deps, caller, requestId, tool.capability, request.params.arguments ?? {});
@@ -40,7 +41,7 @@ async function callTool(
   deps: McpDeps,
   caller: Caller,
   requestId: string,
-  capability: NonNullable<ReturnType<typeof findTool>>['capability'],
+  capability: McpTool['capability'],
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const started = performance.now();

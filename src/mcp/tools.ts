@@ -58,20 +58,34 @@ function toolOutputSchema(c: Capability): NonNullable<Tool['outputSchema']> {
   return { $schema, type: 'object', anyOf: [data, errorResult] } as NonNullable<Tool['outputSchema']>;
 }
 
-export const mcpTools: readonly McpTool[] = capabilities.filter(isAgentInvokable).map((capability) => ({
-  capability,
-  definition: {
-    name: toolName(capability.name),
-    title: capability.title,
-    description: capability.description,
-    inputSchema: toolInputSchema(capability),
-    outputSchema: toolOutputSchema(capability),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-}));
-
-const byName = new Map(mcpTools.map((t) => [t.definition.name, t]));
-
-export function findTool(name: string): McpTool | undefined {
-  return byName.get(name);
+/** The tools of a capability list: its agent-invokable entries, nothing else. */
+export function toolsFrom(list: readonly Capability[]): McpTool[] {
+  return list.filter(isAgentInvokable).map((capability) => ({
+    capability,
+    definition: {
+      name: toolName(capability.name),
+      title: capability.title,
+      description: capability.description,
+      inputSchema: toolInputSchema(capability),
+      outputSchema: toolOutputSchema(capability),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+  }));
 }
+
+/** A tool set with lookup by name, built once; the endpoint serves `registryTools`. */
+export class ToolSet {
+  readonly list: { tools: Tool[] };
+  private readonly byName: Map<string, McpTool>;
+
+  constructor(readonly tools: readonly McpTool[]) {
+    this.list = { tools: tools.map((t) => t.definition) };
+    this.byName = new Map(tools.map((t) => [t.definition.name, t]));
+  }
+
+  find(name: string): McpTool | undefined {
+    return this.byName.get(name);
+  }
+}
+
+export const registryTools = new ToolSet(toolsFrom(capabilities));
