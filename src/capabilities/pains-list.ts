@@ -41,10 +41,16 @@ export const painsList = projectCapability({
   async run({ store, project }, input) {
     const projectId = project.memory.id;
     const offset = (input.page - 1) * input.pageSize;
-    const [totals, rows] = await Promise.all([
-      themeTotals(store.db, projectId, input.type),
-      themePage(store.db, projectId, input.type, input.sort, offset, input.pageSize),
-    ]);
+    // Past page 1, the count comes first: themePage finds a page in the back half from the end.
+    const [totals, rows] =
+      offset === 0
+        ? await Promise.all([
+            themeTotals(store.db, projectId, input.type),
+            themePage(store.db, projectId, input.type, input.sort, offset, input.pageSize),
+          ])
+        : await themeTotals(store.db, projectId, input.type).then(
+            async (t) => [t, await themePage(store.db, projectId, input.type, input.sort, offset, input.pageSize, t.themeCount)] as const,
+          );
     const window = pageWindow(totals.themeCount, input.page, input.pageSize, rows.length);
     return {
       rows,

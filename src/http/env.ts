@@ -1,6 +1,7 @@
 import type { Caller } from '../capabilities/types.ts';
 import type { LastUsedRecorder } from '../auth/api-keys.ts';
 import type { Logger } from '../logger.ts';
+import type { ToolSet } from '../mcp/tools.ts';
 import type { Store } from '../store/db.ts';
 
 /** What every request handler can reach through `c.var`. */
@@ -24,4 +25,6 @@ export interface AppDeps {
    * DESIGN §2's defaults (http://localhost:8080 on 127.0.0.1) when absent.
    */
   config?: { publicUrl: string; host: string };
+  /** The MCP tool set; the registry's unless a test serves its own. */
+  mcpTools?: ToolSet;
 }

@@ -17,7 +17,7 @@ export interface McpDeps {
   store: Store;
   logger: Logger;
   /** The tools to serve; the registry's unless a test passes its own. */
-  tools?: ToolSet;
+  mcpTools?: ToolSet;
 }
 
 export function createMcpServer(deps: McpDeps, caller: Caller, requestId: string): Server {
@@ -26,7 +26,7 @@ export function createMcpServer(deps: McpDeps, caller: Caller, requestId: string
     instructions:
       'Read what online communities say about this project: numbered daily brief items (briefs_list, briefs_get), pain themes with verbatim quotes (pains_list, pains_get, pains_sources), competitors by mentions, source threads (posts_get), digest runs and the project memory. Pass `project` (part of a project URL) to pick one of several projects.',
   });
-  const tools = deps.tools ?? registryTools;
+  const tools = deps.mcpTools ?? registryTools;
   server.setRequestHandler('tools/list', async () => tools.list);
   server.setRequestHandler('tools/call', async (request) => {
     const tool = tools.find(request.params.name);

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.ts';
 
@@ -46,12 +46,40 @@ function openSqlite(path: string): Store {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
     location: `sqlite:${path}`,
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew (SQLite parses and plans it each time),
+ * while the service runs the same few dozen statements over and over: keep the prepared ones,
+ * by SQL text. Long statements (the batched upserts of an import) are not kept, and a statement
+ * that is still being iterated (a streamed query) is never handed out a second time.
+ */
+function withStatementCache(database: Database.Database, max = 200): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) {
+        // Least recently used goes first: re-inserting keeps the Map in use order.
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = database.prepare(sql);
+      if (!cached && sql.length <= 4_000) {
+        cache.set(sql, statement);
+        if (cache.size > max) cache.delete(cache.keys().next().value!);
+      }
+      return statement;
+    },
   };
 }
 

@@ -22,6 +22,11 @@ export async function themeTotals(db: Db, projectId: string, type: ThemeType): P
 /**
  * One page of themes. The ids are found on the sort index alone and only the page's rows are
  * then read, so a deep page walks index entries, not table rows.
+ *
+ * Walking costs per skipped entry, so when `total` (the theme count of `theme_totals`, kept exact
+ * by refreshDerived in every writer's transaction) says the page is nearer the end, it is found
+ * from the end: the same sort reversed (a total order, as `id` breaks every tie), a small offset,
+ * and the ids turned back. The last page then costs what the first one does.
  */
 export async function themePage(
   db: Db,
@@ -30,15 +35,20 @@ export async function themePage(
   sort: ThemeSort,
   offset: number,
   limit: number,
+  total?: number,
 ): Promise<ThemeRow[]> {
+  const fromEnd = total !== undefined && offset < total && total - offset - limit < offset;
+  const direction = fromEnd ? 'asc' : 'desc';
   let ids = db
     .selectFrom('themes')
     .select('id')
     .where('project_id', '=', projectId)
     .where('type', '=', type);
-  if (sort === 'posts') ids = ids.orderBy('post_count', 'desc');
-  ids = ids.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  if (sort === 'posts') ids = ids.orderBy('post_count', direction);
+  ids = ids.orderBy('updated_at', direction).orderBy('id', direction);
+  ids = fromEnd ? ids.limit(Math.min(limit, total - offset)).offset(Math.max(0, total - offset - limit)) : ids.limit(limit).offset(offset);
   const pageIds = (await ids.execute()).map((r) => r.id);
+  if (fromEnd) pageIds.reverse();
   if (pageIds.length === 0) return [];
   const rows = await db
     .selectFrom('themes')
