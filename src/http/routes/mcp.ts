@@ -11,16 +11,21 @@
  * 4. The body is parsed once here and handed to the SDK (`parsedBody`), so it is not read twice.
  *
  * The SDK's createMcpHandler serves the 2026-07-28 revision (per-request `_meta`, server/discover,
- * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers) and falls back to stateless 2025-11-25
- * serving (initialize handshake, no session id) for requests without the modern envelope.
- * `responseMode: 'json'` answers with plain JSON bodies: our tools emit no mid-call messages.
+ * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers); `responseMode: 'json'` answers with plain
+ * JSON bodies: our tools emit no mid-call messages. Requests without the modern envelope (the
+ * 2025-11-25 revision: initialize handshake, no session id) are routed with the SDK's own
+ * `isLegacyRequest` to a stateless transport of ours with `enableJsonResponse`, because the SDK's
+ * built-in legacy fallback always answers with an SSE stream, and DESIGN §6 wants plain JSON there too.
  */
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { authenticateKey } from '../../auth/api-keys.ts';
@@ -41,10 +46,12 @@ export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']
   const resourceMetadata = `${publicUrl}/.well-known/oauth-protected-resource/api/mcp`;
   const challenge = `Bearer resource_metadata="${resourceMetadata}", scope="${MCP_SCOPE}"`;
 
+  const serverFor = (authInfo: AuthInfo | undefined) =>
+    createMcpServer(deps, authInfo!.extra!.caller as Caller, String(authInfo!.extra!.requestId));
   const handler = createMcpHandler(
-    (ctx) => createMcpServer(deps, ctx.authInfo!.extra!.caller as Caller, String(ctx.authInfo!.extra!.requestId)),
+    (ctx) => serverFor(ctx.authInfo),
     {
-      legacy: 'stateless',
+      legacy: 'reject',
       responseMode: 'json',
       maxRequestBodySize: LIMITS.bodyBytes,
       onerror: (err) => deps.logger.debug({ err: err.message }, 'mcp request rejected'),
@@ -70,11 +77,43 @@ export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']
 
     const parsedBody = await readJson(c.req.raw);
     if (parsedBody === PARSE_FAILED) return c.json(rpcError(-32700, 'Parse error: the body is not JSON of at most 1 MiB.'), 400);
-    return handler.fetch(c.req.raw, {
+    const options = {
       parsedBody,
       authInfo: { token: caller.keyId ?? 'key', clientId: 'api-key', scopes: [MCP_SCOPE], extra: { caller, requestId: c.get('requestId') } },
-    });
+    };
+    if (await isLegacyRequest(c.req.raw, parsedBody, { maxRequestBodySize: LIMITS.bodyBytes })) {
+      return serveLegacy(c.req.raw, options, serverFor, (err) => deps.logger.error({ requestId: c.get('requestId'), err }, 'mcp legacy request failed'));
+    }
+    return handler.fetch(c.req.raw, options);
   });
+}
+
+/**
+ * One 2025-11-25 exchange, stateless (no session id) and answered as plain JSON: a fresh server
+ * and transport per request, both closed once the response is built (JSON mode buffers it whole).
+ */
+async function serveLegacy(
+  request: Request,
+  options: { parsedBody: unknown; authInfo: AuthInfo },
+  serverFor: (authInfo: AuthInfo) => ReturnType<typeof createMcpServer>,
+  onerror: (err: unknown) => void,
+): Promise<Response> {
+  const server = serverFor(options.authInfo);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request, options);
+  } catch (err) {
+    onerror(err);
+    const id = (options.parsedBody as { id?: unknown } | null)?.id;
+    return Response.json(
+      { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: -32603, message: 'Internal server error' } },
+      { status: 500 },
+    );
+  } finally {
+    void transport.close().catch(() => {});
+    void server.close().catch(() => {});
+  }
 }
 
 /** RFC 9728 protected-resource metadata for the MCP endpoint. */
@@ -85,7 +124,6 @@ export function protectedResourceMetadata(publicUrl: string) {
     scopes_supported: [MCP_SCOPE, 'offline_access'],
     bearer_methods_supported: ['header'],
     resource_name: 'Project Signals',
-    resource_documentation: `${publicUrl}/docs/mcp`,
   };
 }
 
