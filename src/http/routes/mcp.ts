@@ -11,8 +11,9 @@
  * 4. The body is parsed once here and handed to the SDK (`parsedBody`), so it is not read twice.
  *
  * The SDK's createMcpHandler serves the 2026-07-28 revision (per-request `_meta`, server/discover,
- * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers); `responseMode: 'json'` answers with plain
- * JSON bodies: our tools emit no mid-call messages. Requests without the modern envelope (the
+ * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers). Its `auto` response mode answers with a
+ * plain JSON body unless a handler emits a message before its result, which our tools never do
+ * (`json` would say the same, but makes the SDK print a warning each time the app is built). Requests without the modern envelope (the
  * 2025-11-25 revision: initialize handshake, no session id) are routed with the SDK's own
  * `isLegacyRequest` to a stateless transport of ours with `enableJsonResponse`, because the SDK's
  * built-in legacy fallback always answers with an SSE stream, and DESIGN §6 wants plain JSON there too.
@@ -52,7 +53,7 @@ export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']
     (ctx) => serverFor(ctx.authInfo),
     {
       legacy: 'reject',
-      responseMode: 'json',
+      responseMode: 'auto',
       maxRequestBodySize: LIMITS.bodyBytes,
       onerror: (err) => deps.logger.debug({ err: err.message }, 'mcp request rejected'),
     },
