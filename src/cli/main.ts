@@ -12,6 +12,7 @@ import { createUser, findUserByEmail } from '../auth/users.ts';
 import { loadConfig, parsePort } from '../config.ts';
 import { newId } from '../domain/ids.ts';
 import { LIMITS } from '../domain/limits.ts';
+import { newProjectMemory } from '../domain/resources.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { runServer } from '../http/server.ts';
 import { BundleError, parseBundle } from '../ingest/bundle.ts';
@@ -140,20 +141,7 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
           id,
           ownerId: owner.id,
           createdAt: now,
-          memory: {
-            id,
-            name,
-            url,
-            category,
-            description: '',
-            idealCustomer: '',
-            competitors: [],
-            offerings: [],
-            communities: [],
-            filterRules: [],
-            memoryStatus: 'pending',
-            memoryRefreshRequestedAt: null,
-          },
+          memory: newProjectMemory({ id, name, url, category }),
         });
         out.print({ id, name, url }, `Created project ${name} (${id}).`);
       });

@@ -36,6 +36,21 @@ export const memorySchema = z.object({
   memoryRefreshRequestedAt: timestamp.nullable(),
 });
 export type ProjectMemory = z.infer<typeof memorySchema>;
+/** The memory of a project just created: nothing known yet, memory not built (`pending`). */
+export function newProjectMemory(p: { id: string; name: string; url: string; category: string }): ProjectMemory {
+  return {
+    ...p,
+    description: '',
+    idealCustomer: '',
+    competitors: [],
+    offerings: [],
+    communities: [],
+    filterRules: [],
+    memoryStatus: 'pending',
+    memoryRefreshRequestedAt: null,
+  };
+}
+
 /** The memory fields a user can edit; a memory rebuild leaves the edited ones alone. */
 export type MemoryField = 'description' | 'category' | 'idealCustomer' | 'competitors' | 'offerings' | 'communities' | 'filterRules';
 

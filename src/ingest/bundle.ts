@@ -8,6 +8,7 @@ import { LIMITS } from '../domain/limits.ts';
 import { MEMORY_STATUSES, RUN_STATUSES, SIGNAL_KINDS, THEME_TYPES } from '../domain/resources.ts';
 import { isIsoTimestamp } from '../domain/time.ts';
 import { normalizePermalinkKey } from '../domain/permalink.ts';
+import type { ProjectMemory } from '../domain/resources.ts';
 
 export const BUNDLE_FORMAT = 'project-signals-bundle';
 export const BUNDLE_VERSION = 1;
@@ -193,4 +194,22 @@ function unique<T>(rows: T[], key: (row: T) => string, at: string, what: string,
     seen.add(k);
   });
   return seen;
+}
+
+/** The project memory a bundle project holds (its other fields are the project's data). */
+export function memoryOf(p: BundleProject): ProjectMemory {
+  return {
+    id: p.id,
+    name: p.name,
+    url: p.url,
+    category: p.category,
+    description: p.description,
+    idealCustomer: p.idealCustomer,
+    competitors: p.competitors,
+    offerings: p.offerings,
+    communities: p.communities,
+    filterRules: p.filterRules,
+    memoryStatus: p.memoryStatus,
+    memoryRefreshRequestedAt: p.memoryRefreshRequestedAt,
+  };
 }

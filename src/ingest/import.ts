@@ -11,7 +11,7 @@ import { toJson } from '../store/json.ts';
 import { upsertProject } from '../store/projects.ts';
 import { idsOwnedElsewhere, upsertBriefs, upsertPosts, upsertRuns, upsertSignals, upsertThemes } from '../store/writes.ts';
 import { normalizePermalinkKey } from '../domain/permalink.ts';
-import { BundleError, type Bundle, type BundleProject } from './bundle.ts';
+import { BundleError, memoryOf, type Bundle, type BundleProject } from './bundle.ts';
 
 export interface ImportCounts {
   projects: number;
@@ -72,20 +72,7 @@ async function writeProject(trx: Store['db'], ownerId: string, p: BundleProject,
     id: p.id,
     ownerId,
     createdAt: p.createdAt,
-    memory: {
-      id: p.id,
-      name: p.name,
-      url: p.url,
-      category: p.category,
-      description: p.description,
-      idealCustomer: p.idealCustomer,
-      competitors: p.competitors,
-      offerings: p.offerings,
-      communities: p.communities,
-      filterRules: p.filterRules,
-      memoryStatus: p.memoryStatus,
-      memoryRefreshRequestedAt: p.memoryRefreshRequestedAt,
-    },
+    memory: memoryOf(p),
   });
   await upsertPosts(
     trx,

@@ -14,25 +14,13 @@ import { createLogger } from '../../src/logger.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { saveMemory } from '../../src/store/projects.ts';
 import { smallBundle } from '../fixtures/small-bundle.ts';
+import { memoryOf } from '../../src/ingest/bundle.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 
+/** The memory of a fixture project exactly as project.memory must show it after the import. */
 function fixtureMemory(id: string): ProjectMemory {
-  const p = smallBundle().projects.find((x) => x.id === id)!;
-  return {
-    id: p.id,
-    name: p.name,
-    url: p.url,
-    category: p.category,
-    description: p.description,
-    idealCustomer: p.idealCustomer,
-    competitors: p.competitors,
-    offerings: p.offerings,
-    communities: p.communities,
-    filterRules: p.filterRules,
-    memoryStatus: p.memoryStatus,
-    memoryRefreshRequestedAt: p.memoryRefreshRequestedAt,
-  };
+  return memoryOf(smallBundle().projects.find((x) => x.id === id)!);
 }
 
 interface Reply {

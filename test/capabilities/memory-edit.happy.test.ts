@@ -9,26 +9,13 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { ProjectMemory } from '../../src/domain/resources.ts';
 import { saveMemory } from '../../src/store/projects.ts';
 import { smallBundle } from '../fixtures/small-bundle.ts';
+import { memoryOf } from '../../src/ingest/bundle.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type Answer, type TestService } from '../helpers/service.ts';
 
 /** The memory of a fixture project exactly as project.memory must show it after the import. */
 function fixtureMemory(id: string): ProjectMemory {
-  const p = smallBundle().projects.find((x) => x.id === id)!;
-  return {
-    id: p.id,
-    name: p.name,
-    url: p.url,
-    category: p.category,
-    description: p.description,
-    idealCustomer: p.idealCustomer,
-    competitors: p.competitors,
-    offerings: p.offerings,
-    communities: p.communities,
-    filterRules: p.filterRules,
-    memoryStatus: p.memoryStatus,
-    memoryRefreshRequestedAt: p.memoryRefreshRequestedAt,
-  };
+  return memoryOf(smallBundle().projects.find((x) => x.id === id)!);
 }
 
 type Edit = Record<string, unknown>;
