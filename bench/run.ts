@@ -18,9 +18,17 @@
  * measured: project.list, the cheapest invoke call (auth, body, envelope, one small query), the
  * floor that every capability pays before its own work.
  *
+ * MCP: for one cheap and one realistic capability (briefs.get, pains.list page 1), the same call
+ * as an MCP `tools/call` POST to /api/mcp in both protocol revisions the endpoint serves (a plain
+ * stateless 2025-11-25 JSON-RPC request; the 2026-07-28 `_meta` envelope with the
+ * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers). Every MCP answer's body is checked too:
+ * a 200 carrying a JSON-RPC error or an `isError` tool result fails the run like a non-2xx. They
+ * are reported as a ratio to the invoke target of the same capability (goal ≥ 0.2, p99 < 10 ms).
+ *
  * Flags: --duration S (measured seconds per target, default 10), --rounds N (default 4),
  * --warmup S (default 2), --connections N (default 10), --dialect sqlite|postgres, --fresh,
- * --posts N (a smaller project, for trying things out), --only a,b (target names), --cpu-prof
+ * --posts N (a smaller project, for trying things out), --only a,b (target names; `mcp` = the MCP
+ * targets and the invoke targets they are compared with; ceiling and floor always run), --cpu-prof
  * (after the measured rounds, profile the server child under each target's load and print where
  * its CPU time goes, by category: SQLite, Kysely, JSON, Zod, Hono, Node's HTTP stack, GC …).
  *
@@ -51,7 +59,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'out');
 
 /** The goals of the issue that asked for this bench. */
-const GOALS = { minRatio: 0.4, maxP99Ms: 10, maxDeepRatio: 1.5 };
+const GOALS = { minRatio: 0.4, maxP99Ms: 10, maxDeepRatio: 1.5, minMcpRatio: 0.2 };
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -343,10 +351,19 @@ interface Target {
    * The bare route (the ceiling), a capability read held to the goals, or a diagnostic: the
    * cheapest invoke call, to split a read's cost into "any invoke" and "this capability".
    */
-  role: 'ceiling' | 'read' | 'diagnostic';
+  role: 'ceiling' | 'read' | 'diagnostic' | 'mcp';
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Extra request headers (the MCP targets' Accept and protocol headers). */
+  headers?: Record<string, string>;
+  /** MCP targets: the invoke target of the same capability, which their ratio is taken to. */
+  of?: string;
+  /**
+   * MCP targets: every response body is checked with this (a 200 carrying a JSON-RPC error or
+   * an `isError` tool result is a failure too); autocannon counts a false as a mismatch.
+   */
+  verifyBody?: (body: string) => boolean;
   /** Throws when a 200 answer does not look like what was asked: a wrong target measures nothing. */
   check: (json: any) => void;
 }
@@ -372,7 +389,7 @@ function targetsFor(t: BenchTargets): Target[] {
     expect(d.data.page === n && d.data.sort === sort && d.data.rows.length === rows, `pains.list page ${n} ${sort}: ${d.data.rows.length} rows`);
     expect(d.data.totalCount === t.painThemeCount, `totalCount ${d.data.totalCount}`);
   };
-  return [
+  const targets: Target[] = [
     { name: 'bare', label: 'bare Hono route (ceiling)', role: 'ceiling', method: 'GET', path: '/bench/bare', check: (d) => expect(Array.isArray(d.data.rows), 'bare body') },
     {
       ...invoke('floor', 'invoke floor: project.list', 'project.list', {}, (d) => expect(d.data.projects.length === 1, `project.list ${d.data.projects.length}`)),
@@ -392,6 +409,50 @@ function targetsFor(t: BenchTargets): Target[] {
     invoke('competitors.list', 'competitors.list', 'competitors.list', {}, (d) =>
       expect(d.data.competitors.length === t.competitorEntries, `competitors.list ${d.data.competitors.length} entries`),
     ),
+  ];
+  // MCP `tools/call` for the same capability as an invoke target (one cheap, one realistic), in
+  // both protocol revisions the endpoint serves: 2025-11-25 (a plain stateless JSON-RPC POST, no
+  // initialize) and 2026-07-28 (the per-request `_meta` envelope and the Mcp-Method / Mcp-Name
+  // headers). The answer's structuredContent is the invoke answer's `data`, checked alike.
+  const mcp = (of: string, tool: string, args: Record<string, unknown>): Target[] => {
+    const base = targets.find((x) => x.name === of)!;
+    const check: Target['check'] = (d) => {
+      expect(d.jsonrpc === '2.0' && d.id === 1 && d.error === undefined, `JSON-RPC error ${JSON.stringify(d.error)}`);
+      expect(d.result?.isError !== true && d.result?.content?.[0]?.type === 'text', `tool error ${JSON.stringify(d.result?.content)}`);
+      base.check({ data: d.result.structuredContent });
+    };
+    // Cheap enough for every response (a JSON.parse per answer would load the client): the SDK
+    // writes `{"result":{…},"jsonrpc":"2.0","id":1}`; a JSON-RPC error has no `result`, a tool
+    // error carries `"isError":true`.
+    const verifyBody = (body: string) => body.startsWith('{"result":{') && !body.includes('"isError":true');
+    const common = { role: 'mcp' as const, method: 'POST' as const, path: '/api/mcp', of, check, verifyBody };
+    const accept = { accept: 'application/json, text/event-stream' };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    return [
+      {
+        ...common,
+        name: `mcp2025.${of}`,
+        label: `MCP 2025-11-25 ${tool}`,
+        headers: accept,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }),
+      },
+      {
+        ...common,
+        name: `mcp2026.${of}`,
+        label: `MCP 2026-07-28 ${tool}`,
+        headers: { ...accept, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args, _meta: meta } }),
+      },
+    ];
+  };
+  return [
+    ...targets,
+    ...mcp('briefs.get', 'briefs_get', { n: t.briefN }),
+    ...mcp('pains.list.p1.recent', 'pains_list', { type: 'pain', page: 1, sort: 'recent' }),
   ];
 }
 
@@ -413,6 +474,7 @@ interface Measurement {
   non2xx: number;
   errors: number;
   timeouts: number;
+  mismatches: number;
   statusCodes: Record<string, number>;
 }
 
@@ -425,7 +487,7 @@ async function check(server: Server, key: string, target: Target): Promise<numbe
 }
 
 function request(key: string, target: Target): { method: string; headers: Record<string, string>; body?: string } {
-  const headers: Record<string, string> = target.method === 'POST' ? { authorization: `Bearer ${key}`, 'content-type': 'application/json' } : {};
+  const headers: Record<string, string> = target.method === 'POST' ? { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...target.headers } : {};
   return target.body === undefined ? { method: target.method, headers } : { method: target.method, headers, body: target.body };
 }
 
@@ -438,6 +500,8 @@ interface Slice {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** 2xx answers whose body failed the target's verifyBody (MCP: a JSON-RPC or tool error). */
+  mismatches: number;
 }
 
 async function slice(server: Server, key: string, target: Target, seconds: number): Promise<Slice> {
@@ -446,7 +510,13 @@ async function slice(server: Server, key: string, target: Target, seconds: numbe
   const cpuBefore = await server.cpu();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: server.base + target.path, connections, duration: seconds, ...request(key, target) } as autocannon.Options,
+      {
+        url: server.base + target.path,
+        connections,
+        duration: seconds,
+        ...request(key, target),
+        ...(target.verifyBody ? { verifyBody: target.verifyBody } : {}),
+      } as autocannon.Options,
       (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -462,10 +532,11 @@ async function slice(server: Server, key: string, target: Target, seconds: numbe
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    mismatches: result.mismatches,
   };
 }
 
-const failures = (s: Slice) => s.non2xx + s.errors + s.timeouts;
+const failures = (s: Slice) => s.non2xx + s.errors + s.timeouts + s.mismatches;
 
 function summarise(target: Target, responseBytes: number, slices: Slice[]): Measurement {
   const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
@@ -489,6 +560,7 @@ function summarise(target: Target, responseBytes: number, slices: Slice[]): Meas
     non2xx: slices.reduce((t, s) => t + s.non2xx, 0),
     errors: slices.reduce((t, s) => t + s.errors, 0),
     timeouts: slices.reduce((t, s) => t + s.timeouts, 0),
+    mismatches: slices.reduce((t, s) => t + s.mismatches, 0),
     statusCodes,
   };
 }
@@ -515,6 +587,7 @@ function category(functionName: string, url: string): string {
   if (url.includes('/kysely/dist/esm/dialect/postgres/') || /\/node_modules\/(pg|pg-[a-z-]+|postgres-[a-z-]+)\//.test(url)) return 'PostgreSQL client (pg)';
   if (url.includes('/node_modules/kysely/')) return 'Kysely (build, compile)';
   if (url.includes('/node_modules/zod/')) return 'Zod (validation)';
+  if (url.includes('/node_modules/@modelcontextprotocol/')) return 'MCP SDK';
   if (url.endsWith('/src/store/json.ts')) return 'JSON.parse (stored JSON)';
   if (url.includes('/hono/dist/context.js') && functionName === 'json') return 'JSON.stringify (answer)';
   if (url.includes('/node_modules/hono/') || url.includes('/node_modules/@hono/')) return 'Hono + node-server';
@@ -595,8 +668,18 @@ async function main(): Promise<number> {
 
     let targets = targetsFor(dataset.targets);
     if (flags.only) {
+      // Names of targets; `mcp` stands for every MCP target plus the invoke targets they are
+      // compared with; an MCP target also comes along when its invoke target is named.
       const wanted = new Set(flags.only.split(','));
-      targets = targets.filter((t) => t.role !== 'read' || wanted.has(t.name));
+      const mcpBases = new Set(targets.filter((t) => t.role === 'mcp').map((t) => t.of!));
+      targets = targets.filter(
+        (t) =>
+          t.role === 'ceiling' ||
+          t.role === 'diagnostic' ||
+          wanted.has(t.name) ||
+          (wanted.has('mcp') && (t.role === 'mcp' || mcpBases.has(t.name))) ||
+          (t.role === 'mcp' && wanted.has(t.of!)),
+      );
     }
     const sizes = new Map<string, number>();
     for (const target of targets) sizes.set(target.name, await check(server, key, target));
@@ -607,20 +690,20 @@ async function main(): Promise<number> {
     for (const target of targets) {
       if (warmup <= 0) break;
       const w = await slice(server, key, target, warmup);
-      if (failures(w) > 0) throw new Error(`${target.label}: warm-up got ${JSON.stringify(w.statusCodes)}, ${w.errors} errors, ${w.timeouts} timeouts`);
+      if (failures(w) > 0) throw new Error(`${target.label}: warm-up got ${JSON.stringify(w.statusCodes)}, ${w.errors} errors, ${w.timeouts} timeouts, ${w.mismatches} error bodies`);
     }
     const slices = new Map<string, Slice[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= rounds; round++) {
       for (const target of targets) {
         const sl = await slice(server, key, target, duration / rounds);
         slices.get(target.name)!.push(sl);
-        if (failures(sl) > 0) log(`  ${target.label}: ${JSON.stringify(sl.statusCodes)}, ${sl.errors} errors, ${sl.timeouts} timeouts`);
+        if (failures(sl) > 0) log(`  ${target.label}: ${JSON.stringify(sl.statusCodes)}, ${sl.errors} errors, ${sl.timeouts} timeouts, ${sl.mismatches} error bodies`);
       }
       log(`  round ${round}/${rounds} done`);
     }
     const results = targets.map((t) => summarise(t, sizes.get(t.name)!, slices.get(t.name)!));
 
-    const bad = results.filter((r) => r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.requests === 0);
+    const bad = results.filter((r) => r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.mismatches > 0 || r.requests === 0);
     const bare = results.find((r) => r.role === 'ceiling')!;
     const ceiling = bare.rps;
     const bareCpu = bare.cpuMicros;
@@ -682,6 +765,37 @@ async function main(): Promise<number> {
           `— goal ≤ ${GOALS.maxDeepRatio}× (by req/s): ${d.pass ? 'pass' : 'FAIL'}`,
       );
     }
+    const mcpRows = results
+      .filter((r) => r.role === 'mcp')
+      .map((r) => {
+        const of = targets.find((t) => t.name === r.name)!.of!;
+        const invoke = results.find((x) => x.name === of);
+        const ratio = invoke ? r.rps / invoke.rps : NaN;
+        const misses = [
+          ...(!(ratio >= GOALS.minMcpRatio) ? [`ratio<${GOALS.minMcpRatio}`] : []),
+          ...(p99Goal && r.p99 >= GOALS.maxP99Ms ? [`p99>=${GOALS.maxP99Ms}`] : []),
+        ];
+        return { name: r.name, label: r.label, of, rps: r.rps, invokeRps: invoke?.rps ?? NaN, ratio, p50: r.p50, p99: r.p99, cpuMicros: r.cpuMicros, invokeCpuMicros: invoke?.cpuMicros ?? NaN, pass: misses.length === 0, misses };
+      });
+    if (mcpRows.length > 0) {
+      const rowsMcp: string[][] = [['MCP tools/call', 'req/s', 'p50 ms', 'p99 ms', 'cpu µs/req', 'invoke req/s', 'invoke cpu µs', '× invoke', 'goal']];
+      for (const m of mcpRows) {
+        rowsMcp.push([
+          m.label,
+          m.rps.toFixed(0),
+          m.p50.toFixed(2),
+          m.p99.toFixed(2),
+          m.cpuMicros.toFixed(0),
+          m.invokeRps.toFixed(0),
+          m.invokeCpuMicros.toFixed(0),
+          m.ratio.toFixed(2),
+          m.pass ? 'pass' : `FAIL ${m.misses.join(' ')}`,
+        ]);
+      }
+      out.push(table(rowsMcp));
+      out.push(`MCP goals: tools/call ≥ ${GOALS.minMcpRatio * 100}% of the invoke req/s for the same capability${p99Goal ? `, p99 < ${GOALS.maxP99Ms} ms` : ''}`);
+      out.push('');
+    }
     out.push(`goals: every read ≥ ${GOALS.minRatio * 100}% of the ceiling${p99Goal ? `, p99 < ${GOALS.maxP99Ms} ms` : ' (p99 goal is for SQLite only)'}; deep page ≤ ${GOALS.maxDeepRatio}× page 1`);
     process.stdout.write(`${out.join('\n')}\n`);
 
@@ -724,6 +838,7 @@ async function main(): Promise<number> {
           ceiling,
           results,
           deepRatios,
+          mcp: mcpRows,
           profiles,
           wallSeconds: (Date.now() - started) / 1000,
         },
@@ -735,9 +850,11 @@ async function main(): Promise<number> {
 
     if (bad.length > 0) {
       for (const r of bad) {
-        process.stderr.write(`bench: ${r.label}: ${r.requests} responses, non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}\n`);
+        process.stderr.write(
+          `bench: ${r.label}: ${r.requests} responses, non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}, JSON-RPC/tool error bodies ${r.mismatches}\n`,
+        );
       }
-      process.stderr.write('bench: FAILED: some requests did not get a 2xx answer, so the figures above mean nothing.\n');
+      process.stderr.write('bench: FAILED: some requests did not get a 2xx answer (or got an MCP error), so the figures above mean nothing.\n');
       return 1;
     }
     return 0;
