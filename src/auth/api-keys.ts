@@ -7,6 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { base32, newId } from '../domain/ids.ts';
 import type { Caller } from '../capabilities/types.ts';
 import type { Db } from '../store/db.ts';
+import { prepareQuery } from '../store/prepared.ts';
 
 export const KEY_PREFIX = 'sgk_';
 const BODY_LENGTH = 26;
@@ -73,15 +74,16 @@ export async function revokeApiKey(db: Db, id: string, now = new Date().toISOStr
   return { id, revokedAt: now };
 }
 
+/** A live (not revoked) API key by the SHA-256 of the key: the lookup every request makes. */
+const liveApiKeyByHash = prepareQuery({ keyHash: 'string' }, (db, a) =>
+  db.selectFrom('api_keys').select(['id', 'user_id', 'project_id']).where('key_hash', '=', a.keyHash).where('revoked_at', 'is', null),
+);
+
 /** The caller a bearer key stands for, or undefined for anything not a live key. */
 export async function authenticateKey(db: Db, key: string): Promise<Caller | undefined> {
   if (!isWellFormedKey(key)) return undefined;
-  const row = await db
-    .selectFrom('api_keys')
-    .select(['id', 'user_id', 'project_id'])
-    .where('key_hash', '=', hashKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  // Precompiled (src/store/prepared.ts): this lookup runs on every authenticated request.
+  const row = await liveApiKeyByHash.executeTakeFirst(db, { keyHash: hashKey(key) });
   if (!row) return undefined;
   return { userId: row.user_id, tiedProjectId: row.project_id, keyId: row.id };
 }
@@ -125,4 +127,36 @@ export class LastUsedRecorder {
         .execute();
     }
   }
+}
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  projectId: string | null;
+  last4: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A user's live (unrevoked) keys, newest first; never the key or its hash. */
+export async function listApiKeys(db: Db, userId: string): Promise<ApiKeySummary[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'project_id', 'last4', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, projectId: r.project_id, last4: r.last4, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
+}
+
+/**
+ * Revokes one of the user's own keys. Undefined when the user has no such key, so another
+ * user's key id looks exactly like one that does not exist.
+ */
+export async function revokeOwnApiKey(db: Db, userId: string, id: string, now = new Date().toISOString()): Promise<{ id: string; revokedAt: string } | undefined> {
+  const row = await db.selectFrom('api_keys').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) return undefined;
+  return revokeApiKey(db, id, now);
 }

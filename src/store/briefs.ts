@@ -2,17 +2,21 @@ import type { StoredBrief } from '../domain/briefs.ts';
 import { LIMITS } from '../domain/limits.ts';
 import type { Db } from './db.ts';
 import { parseJson } from './json.ts';
+import { prepareQuery } from './prepared.ts';
 
-/** The briefs that share one numbering, newest first (by window end, then creation, then id). */
-export async function numberedBriefs(db: Db, projectId: string): Promise<StoredBrief[]> {
-  const rows = await db
+const newestBriefs = prepareQuery({ projectId: 'string' }, (db, a) =>
+  db
     .selectFrom('briefs')
     .select(['window', 'sections'])
-    .where('project_id', '=', projectId)
+    .where('project_id', '=', a.projectId)
     .orderBy('window_end', 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(LIMITS.numberedBriefs)
-    .execute();
+    .limit(LIMITS.numberedBriefs),
+);
+
+/** The briefs that share one numbering, newest first (by window end, then creation, then id). */
+export async function numberedBriefs(db: Db, projectId: string): Promise<StoredBrief[]> {
+  const rows = await newestBriefs.execute(db, { projectId });
   return rows.map((r) => ({ window: r.window, sections: parseJson(r.sections) }));
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { MemoryField, MemoryStatus, ProjectMemory, ProjectSummary } from '../domain/resources.ts';
 import type { Db, Dialect } from './db.ts';
 import { parseJson, toJson } from './json.ts';
+import { prepareQuery } from './prepared.ts';
 import type { ProjectsTable } from './schema.ts';
 
 
@@ -50,33 +51,51 @@ export function memoryColumns(memory: ProjectMemory) {
   };
 }
 
+const projectById = prepareQuery({ id: 'string' }, (db, a) => db.selectFrom('projects').selectAll().where('id', '=', a.id));
+
 export async function getProject(db: Db, id: string): Promise<ProjectRecord | undefined> {
-  const row = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await projectById.executeTakeFirst(db, { id });
   return row && toProjectRecord(row);
 }
 
-export async function listProjectSummaries(db: Db, ownerId: string): Promise<ProjectSummary[]> {
-  const rows = await db
+const projectSummariesOfOwner = prepareQuery({ ownerId: 'string' }, (db, a) =>
+  db
     .selectFrom('projects')
     .select(['id', 'name', 'url', 'memory_status'])
-    .where('owner_id', '=', ownerId)
+    .where('owner_id', '=', a.ownerId)
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+    .orderBy('id', 'desc'),
+);
+
+export async function listProjectSummaries(db: Db, ownerId: string): Promise<ProjectSummary[]> {
+  const rows = await projectSummariesOfOwner.execute(db, { ownerId });
   return rows.map((r) => ({ id: r.id, name: r.name, url: r.url, memoryStatus: r.memory_status as MemoryStatus }));
 }
+
+const newestProjectOfOwner = prepareQuery({ ownerId: 'string' }, (db, a) =>
+  db.selectFrom('projects').selectAll().where('owner_id', '=', a.ownerId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1),
+);
+
+const newestProjectOfOwnerLike = prepareQuery({ ownerId: 'string', pattern: 'string' }, (db, a) =>
+  db
+    .selectFrom('projects')
+    .selectAll()
+    .where('owner_id', '=', a.ownerId)
+    .where(sql<boolean>`lower(url) like ${a.pattern} escape '\\'`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1),
+);
 
 /**
  * DESIGN §4 "Project selection": the newest of the owner's projects whose URL contains `urlPart`
  * (case-insensitive), or simply the newest when `urlPart` is undefined.
  */
 export async function selectProject(db: Db, ownerId: string, urlPart?: string): Promise<ProjectRecord | undefined> {
-  let query = db.selectFrom('projects').selectAll().where('owner_id', '=', ownerId);
-  if (urlPart !== undefined) {
-    const pattern = `%${escapeLike(urlPart.toLowerCase())}%`;
-    query = query.where(sql<boolean>`lower(url) like ${pattern} escape '\\'`);
-  }
-  const row = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row =
+    urlPart === undefined
+      ? await newestProjectOfOwner.executeTakeFirst(db, { ownerId })
+      : await newestProjectOfOwnerLike.executeTakeFirst(db, { ownerId, pattern: `%${escapeLike(urlPart.toLowerCase())}%` });
   return row && toProjectRecord(row);
 }
 

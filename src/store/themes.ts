@@ -1,6 +1,7 @@
 import type { PainSignal, ThemeFull, ThemeRow, ThemeType } from '../domain/resources.ts';
 import type { Db } from './db.ts';
 import { parseJson } from './json.ts';
+import { prepareQuery } from './prepared.ts';
 
 export type ThemeSort = 'recent' | 'posts';
 
@@ -9,15 +10,28 @@ export interface ThemeTotals {
   postCount: number;
 }
 
+const totalsOfType = prepareQuery({ projectId: 'string', type: 'string' }, (db, a) =>
+  db.selectFrom('theme_totals').select(['theme_count', 'post_count']).where('project_id', '=', a.projectId).where('type', '=', a.type),
+);
+
 export async function themeTotals(db: Db, projectId: string, type: ThemeType): Promise<ThemeTotals> {
-  const row = await db
-    .selectFrom('theme_totals')
-    .select(['theme_count', 'post_count'])
-    .where('project_id', '=', projectId)
-    .where('type', '=', type)
-    .executeTakeFirst();
+  const row = await totalsOfType.executeTakeFirst(db, { projectId, type });
   return { themeCount: Number(row?.theme_count ?? 0), postCount: Number(row?.post_count ?? 0) };
 }
+
+/** The ids of one page of themes, in a sort and direction: each pair is its own SQL text. */
+function pageIdsQuery(sort: ThemeSort, direction: 'asc' | 'desc') {
+  return prepareQuery({ projectId: 'string', type: 'string', limit: 'number', offset: 'number' }, (db, a) => {
+    let ids = db.selectFrom('themes').select('id').where('project_id', '=', a.projectId).where('type', '=', a.type);
+    if (sort === 'posts') ids = ids.orderBy('post_count', direction);
+    return ids.orderBy('updated_at', direction).orderBy('id', direction).limit(a.limit).offset(a.offset);
+  });
+}
+
+const pageIds = {
+  recent: { asc: pageIdsQuery('recent', 'asc'), desc: pageIdsQuery('recent', 'desc') },
+  posts: { asc: pageIdsQuery('posts', 'asc'), desc: pageIdsQuery('posts', 'desc') },
+} as const;
 
 /**
  * One page of themes. The ids are found on the sort index alone and only the page's rows are
@@ -39,24 +53,17 @@ export async function themePage(
 ): Promise<ThemeRow[]> {
   const fromEnd = total !== undefined && offset < total && total - offset - limit < offset;
   const direction = fromEnd ? 'asc' : 'desc';
-  let ids = db
-    .selectFrom('themes')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('type', '=', type);
-  if (sort === 'posts') ids = ids.orderBy('post_count', direction);
-  ids = ids.orderBy('updated_at', direction).orderBy('id', direction);
-  ids = fromEnd ? ids.limit(Math.min(limit, total - offset)).offset(Math.max(0, total - offset - limit)) : ids.limit(limit).offset(offset);
-  const pageIds = (await ids.execute()).map((r) => r.id);
-  if (fromEnd) pageIds.reverse();
-  if (pageIds.length === 0) return [];
+  const slice = fromEnd ? { limit: Math.min(limit, total - offset), offset: Math.max(0, total - offset - limit) } : { limit, offset };
+  const ids = (await pageIds[sort][direction].execute(db, { projectId, type, ...slice })).map((r) => r.id);
+  if (fromEnd) ids.reverse();
+  if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('themes')
     .select(['id', 'title', 'summary', 'post_count', 'updated_at'])
-    .where('id', 'in', pageIds)
+    .where('id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return pageIds.map((id) => {
+  return ids.map((id) => {
     const r = byId.get(id)!;
     return { id: r.id, title: r.title, summary: r.summary, postCount: Number(r.post_count), lastUpdatedAt: r.updated_at };
   });
@@ -77,22 +84,28 @@ export async function painThemesByPosts(db: Db, projectId: string) {
 }
 
 /** A theme of this project with all its signals, newest first; undefined when not this project's. */
-export async function fullTheme(db: Db, projectId: string, themeId: string): Promise<(ThemeFull & { postIds: string[] }) | undefined> {
-  const theme = await db
+const themeOfProject = prepareQuery({ projectId: 'string', themeId: 'string' }, (db, a) =>
+  db
     .selectFrom('themes')
     .select(['id', 'title', 'summary', 'post_count', 'first_seen_at', 'last_seen_at', 'updated_at'])
-    .where('id', '=', themeId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  if (!theme) return undefined;
-  const rows = await db
+    .where('id', '=', a.themeId)
+    .where('project_id', '=', a.projectId),
+);
+
+const signalsOfTheme = prepareQuery({ themeId: 'string' }, (db, a) =>
+  db
     .selectFrom('signals as s')
     .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
     .select(['s.id', 's.quote', 's.author', 's.seen_at', 's.moves', 's.post_id', 'p.url', 'p.title', 'p.community'])
-    .where('s.theme_id', '=', themeId)
+    .where('s.theme_id', '=', a.themeId)
     .orderBy('s.seen_at', 'desc')
-    .orderBy('s.id', 'desc')
-    .execute();
+    .orderBy('s.id', 'desc'),
+);
+
+export async function fullTheme(db: Db, projectId: string, themeId: string): Promise<(ThemeFull & { postIds: string[] }) | undefined> {
+  const theme = await themeOfProject.executeTakeFirst(db, { projectId, themeId });
+  if (!theme) return undefined;
+  const rows = await signalsOfTheme.execute(db, { themeId });
   const pains: PainSignal[] = rows.map((r) => ({
     signalId: r.id,
     quote: r.quote,
