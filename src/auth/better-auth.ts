@@ -43,6 +43,17 @@ export function createAuth(store: Store, config: AuthConfig) {
       maxPasswordLength: 256,
       password: { hash: hashPassword, verify: verifyPassword },
     },
+    // Only our own origin may drive the auth endpoints from a browser (its CSRF/origin check).
+    trustedOrigins: [new URL(config.publicUrl).origin],
+    advanced: {
+      // Spelled out rather than left to better-auth's guess from the request or NODE_ENV
+      // (DESIGN §7): Secure exactly when PUBLIC_URL is https; HttpOnly and SameSite=Lax always.
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.publicUrl.startsWith('https://') },
+      // better-auth turns its origin/CSRF check off by itself when NODE_ENV is "test" (our test
+      // runner sets it); keep it on so the tests exercise what production runs.
+      disableOriginCheck: false,
+    },
     logger: { disabled: process.env.NODE_ENV === 'test' },
   });
 }

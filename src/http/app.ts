@@ -12,6 +12,7 @@ import { requestId } from './middleware/request-id/index.ts';
 import { capabilitiesRoute } from './routes/capabilities.ts';
 import { invokeRoute } from './routes/invoke.ts';
 import { mcpRoute, protectedResourceMetadata } from './routes/mcp.ts';
+import { webRoutes } from '../web/routes.tsx';
 
 export function createApp(given: AppDeps): Hono<AppEnv> {
   const deps = { ...given, config: given.config ?? { publicUrl: 'http://localhost:8080', host: '127.0.0.1' } };
@@ -56,6 +57,13 @@ export function createApp(given: AppDeps): Hono<AppEnv> {
   app.use('/api/v1/*', apiKeyAuth(deps.store, deps.lastUsed));
   app.route('/api/v1/invoke', invokeRoute(deps));
   app.route('/api/v1/capabilities', capabilitiesRoute());
+
+  if (deps.auth) {
+    const auth = deps.auth;
+    // better-auth's own endpoints (session, sign-in API; the OAuth server joins them later).
+    app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw));
+    app.route('/', webRoutes({ store: deps.store, logger: deps.logger, auth, publicUrl: deps.config.publicUrl }));
+  }
 
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return renderError(c, notFound(`No route ${c.req.method} ${c.req.path}.`), deps.logger);

@@ -1,5 +1,6 @@
 import type { Caller } from '../capabilities/types.ts';
 import type { LastUsedRecorder } from '../auth/api-keys.ts';
+import type { Auth } from '../auth/better-auth.ts';
 import type { Logger } from '../logger.ts';
 import type { ToolSet } from '../mcp/tools.ts';
 import type { Store } from '../store/db.ts';
@@ -27,4 +28,9 @@ export interface AppDeps {
   config?: { publicUrl: string; host: string };
   /** The MCP tool set; the registry's unless a test serves its own. */
   mcpTools?: ToolSet;
+  /**
+   * better-auth on the same database: when given, its handler is mounted at /api/auth/* and the
+   * web pages (DESIGN §7: /signup, /login, /logout, /dashboard) are served.
+   */
+  auth?: Auth;
 }

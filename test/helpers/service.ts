@@ -10,7 +10,7 @@ import { createUser } from '../../src/auth/users.ts';
 import { createApp } from '../../src/http/app.ts';
 import { parseBundle } from '../../src/ingest/bundle.ts';
 import { importBundle } from '../../src/ingest/import.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/logger.ts';
 import { openStore, type Dialect, type Store } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { authSecret } from '../../src/store/settings.ts';
@@ -47,6 +47,8 @@ export interface TestService {
   keys: Keys;
   users: Users;
   lastUsed: LastUsedRecorder;
+  /** The better-auth instance (mounted in the app only with `web: true`). */
+  auth: ReturnType<typeof createAuth>;
   /** POST /api/v1/invoke with a JSON body and a key. */
   invoke(key: string | null, body: unknown): Promise<Answer>;
   /** Any request, in-process. */
@@ -56,7 +58,16 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(dialect: Dialect, options: { bundle?: boolean } = {}): Promise<TestService> {
+export interface ServiceOptions {
+  /** Import the small bundle (default true). */
+  bundle?: boolean;
+  /** Mount better-auth and the web pages (DESIGN §7) in the app (default false). */
+  web?: boolean;
+  /** The app's logger; silent unless given (e.g. one writing to a captured stream). */
+  logger?: Logger;
+}
+
+export async function startService(dialect: Dialect, options: ServiceOptions = {}): Promise<TestService> {
   const database = await freshDatabase(dialect);
   const store = openStore(database.url);
   await migrate(store);
@@ -75,7 +86,13 @@ export async function startService(dialect: Dialect, options: { bundle?: boolean
     carol: await key(users.carol),
   };
   const lastUsed = new LastUsedRecorder(store.db, 60_000);
-  const app = createApp({ store, logger: createLogger('silent'), lastUsed, config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' } });
+  const app = createApp({
+    store,
+    logger: options.logger ?? createLogger('silent'),
+    lastUsed,
+    config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' },
+    ...(options.web ? { auth } : {}),
+  });
   let server: ServerType | undefined;
 
   const answer = async (res: Response): Promise<Answer> => {
@@ -97,6 +114,7 @@ export async function startService(dialect: Dialect, options: { bundle?: boolean
     keys,
     users,
     lastUsed,
+    auth,
     async invoke(k, body) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (k !== null) headers.authorization = `Bearer ${k}`;

@@ -1,0 +1,443 @@
+/* The JSX runtime is named here, not only in tsconfig.json: `npx signals` run from another
+   directory transpiles with tsx without finding our tsconfig, and would fall back to React. */
+/** @jsxRuntime automatic */
+/** @jsxImportSource hono/jsx */
+/**
+ * The pages of DESIGN §7 that need no OAuth: /signup, /login, /logout, /dashboard. Server-rendered,
+ * usable without JavaScript; every POST is same-origin- and CSRF-checked, then answered with a
+ * redirect (post/redirect/get), except the key creation whose answer shows the new key once.
+ *
+ * Sign-up, sign-in and sign-out go through better-auth's server API with the request's headers
+ * and `asResponse: true`, so its session cookie (HttpOnly, SameSite=Lax, Secure on https) is
+ * forwarded as it made it.
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Child } from 'hono/jsx';
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeOwnApiKey, type ApiKeySummary } from '../auth/api-keys.ts';
+import type { Auth } from '../auth/better-auth.ts';
+import { newId } from '../domain/ids.ts';
+import { LIMITS } from '../domain/limits.ts';
+import { newProjectMemory, type ProjectSummary } from '../domain/resources.ts';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/db.ts';
+import { listProjectSummaries, upsertProject } from '../store/projects.ts';
+import { APP_CSS, COPY_JS } from './assets.ts';
+import { CsrfField, ErrorBox, Layout } from './layout.tsx';
+import {
+  checkPreSessionToken,
+  pageHeaders,
+  preSessionToken,
+  safeNext,
+  sameOrigin,
+  sameToken,
+  sessionCsrfToken,
+} from './security.ts';
+
+export interface WebDeps {
+  store: Store;
+  logger: Logger;
+  auth: Auth;
+  publicUrl: string;
+}
+
+interface SessionInfo {
+  userId: string;
+  email: string;
+  csrf: string;
+}
+
+const email = z.string().trim().toLowerCase().max(254).email();
+const password = z.string().min(8).max(256);
+const FORM_BYTES = 16 * 1024;
+
+export function webRoutes(deps: WebDeps): Hono {
+  const { store, auth, publicUrl } = deps;
+  const app = new Hono();
+  const secret = auth.$context.then((ctx) => ctx.secret);
+
+  app.get('/assets/app.css', (c) => c.body(APP_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
+  app.get('/assets/copy.js', (c) => c.body(COPY_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
+
+  const pages = new Hono();
+  pages.use(pageHeaders());
+  // Forms are small; a bigger body is refused before it is read.
+  pages.use(bodyLimit({ maxSize: FORM_BYTES, onError: (c) => c.text('Form too large', 413) }));
+
+  async function session(c: Context): Promise<SessionInfo | undefined> {
+    const found = await auth.api.getSession({ headers: c.req.raw.headers });
+    if (!found) return undefined;
+    return { userId: found.user.id, email: found.user.email, csrf: sessionCsrfToken(await secret, found.session.id) };
+  }
+
+  /** The same-origin and session-CSRF checks of every signed-in POST. */
+  async function signedInPost(c: Context): Promise<{ who: SessionInfo; form: Record<string, unknown> } | Response> {
+    if (!sameOrigin(c, publicUrl)) return refused(c);
+    const who = await session(c);
+    if (!who) return c.redirect('/login?next=/dashboard', 303);
+    const form = await c.req.parseBody();
+    if (!sameToken(form.csrf, who.csrf)) return refused(c);
+    return { who, form };
+  }
+
+  pages.get('/', (c) => c.redirect('/dashboard', 303));
+
+  // --- sign-up -------------------------------------------------------------------------------
+  pages.get('/signup', async (c) => {
+    if (await session(c)) return c.redirect('/dashboard', 303);
+    return render(c, <SignupPage csrf={preSessionToken(c, publicUrl)} />);
+  });
+
+  pages.post('/signup', async (c) => {
+    if (!sameOrigin(c, publicUrl)) return refused(c);
+    const form = await c.req.parseBody();
+    if (!checkPreSessionToken(c, publicUrl, form.csrf)) return refused(c);
+    const csrf = preSessionToken(c, publicUrl);
+    const given = str(form.email);
+    const parsedEmail = email.safeParse(given);
+    if (!parsedEmail.success) return render(c, <SignupPage csrf={csrf} email={given} error="Enter a valid email address." />, 400);
+    const pw = str(form.password);
+    if (!password.safeParse(pw).success) return render(c, <SignupPage csrf={csrf} email={given} error="The password must be 8 to 256 characters long." />, 400);
+    if (pw !== str(form.confirm)) return render(c, <SignupPage csrf={csrf} email={given} error="The two passwords do not match." />, 400);
+    const res = await auth.api.signUpEmail({
+      body: { email: parsedEmail.data, password: pw, name: parsedEmail.data.split('@')[0] ?? parsedEmail.data },
+      headers: c.req.raw.headers,
+      asResponse: true,
+    });
+    if (!res.ok) {
+      // The one refusal left after our checks is an email already in use. Saying so is the usual
+      // sign-up trade-off (without email verification there is no way around it); sign-in itself
+      // never tells which part was wrong.
+      return render(c, <SignupPage csrf={csrf} email={given} error="An account with this email cannot be created. If it is yours, sign in instead." />, 400);
+    }
+    forwardCookies(c, res);
+    return c.redirect('/dashboard', 303);
+  });
+
+  // --- sign-in -------------------------------------------------------------------------------
+  pages.get('/login', async (c) => {
+    const next = safeNext(c.req.query('next'));
+    if (await session(c)) return c.redirect(next, 303);
+    return render(c, <LoginPage csrf={preSessionToken(c, publicUrl)} next={next} />);
+  });
+
+  pages.post('/login', async (c) => {
+    if (!sameOrigin(c, publicUrl)) return refused(c);
+    const form = await c.req.parseBody();
+    if (!checkPreSessionToken(c, publicUrl, form.csrf)) return refused(c);
+    const next = safeNext(str(form.next));
+    const given = str(form.email);
+    const parsedEmail = email.safeParse(given);
+    const pw = str(form.password);
+    const res =
+      parsedEmail.success && pw.length > 0 && pw.length <= 256
+        ? await auth.api.signInEmail({ body: { email: parsedEmail.data, password: pw }, headers: c.req.raw.headers, asResponse: true })
+        : undefined;
+    if (!res?.ok) {
+      const csrf = preSessionToken(c, publicUrl);
+      return render(c, <LoginPage csrf={csrf} next={next} email={given} error="Email or password is incorrect." />, 401);
+    }
+    forwardCookies(c, res);
+    return c.redirect(next, 303);
+  });
+
+  // --- sign-out ------------------------------------------------------------------------------
+  pages.get('/logout', async (c) => {
+    const who = await session(c);
+    if (!who) return c.redirect('/login', 303);
+    return render(
+      c,
+      <Layout title="Sign out">
+        <section>
+          <p>Signed in as {who.email}.</p>
+          <form method="post" action="/logout">
+            <CsrfField token={who.csrf} />
+            <button type="submit">Sign out</button>
+          </form>
+        </section>
+      </Layout>,
+    );
+  });
+
+  pages.post('/logout', async (c) => {
+    const checked = await signedInPost(c);
+    if (checked instanceof Response) return checked;
+    const res = await auth.api.signOut({ headers: c.req.raw.headers, asResponse: true });
+    forwardCookies(c, res);
+    return c.redirect('/login', 303);
+  });
+
+  // --- dashboard -----------------------------------------------------------------------------
+  async function dashboard(c: Context, who: SessionInfo, extra: DashboardExtra = {}, status: ContentfulStatusCode = 200) {
+    const [projects, keys] = await Promise.all([listProjectSummaries(store.db, who.userId), listApiKeys(store.db, who.userId)]);
+    return render(c, <DashboardPage who={who} projects={projects} keys={keys} mcpUrl={`${publicUrl}/api/mcp`} {...extra} />, status);
+  }
+
+  pages.get('/dashboard', async (c) => {
+    const who = await session(c);
+    if (!who) return c.redirect('/login?next=/dashboard', 303);
+    return dashboard(c, who);
+  });
+
+  const projectForm = z.object({
+    name: z.string().trim().min(1, 'Give the project a name.').max(LIMITS.name, `The name must be at most ${LIMITS.name} characters.`),
+    url: z.string().trim().max(LIMITS.url, `The URL must be at most ${LIMITS.url} characters.`).regex(/^https?:\/\/\S+$/i, 'The URL must start with http:// or https://.'),
+    category: z.string().trim().max(LIMITS.name, `The category must be at most ${LIMITS.name} characters.`),
+  });
+
+  pages.post('/dashboard/projects', async (c) => {
+    const checked = await signedInPost(c);
+    if (checked instanceof Response) return checked;
+    const { who, form } = checked;
+    const parsed = projectForm.safeParse({ name: str(form.name), url: str(form.url), category: str(form.category) });
+    if (!parsed.success) {
+      return dashboard(c, who, { projectError: parsed.error.issues[0]?.message ?? 'Check the project fields.', projectDraft: { name: str(form.name), url: str(form.url), category: str(form.category) } }, 400);
+    }
+    // As `signals project create`: a blank memory, pending until the pipeline builds it.
+    const id = newId('prj');
+    await upsertProject(store.db, { id, ownerId: who.userId, createdAt: new Date().toISOString(), memory: newProjectMemory({ id, ...parsed.data }) });
+    return c.redirect('/dashboard', 303);
+  });
+
+  const keyForm = z.object({
+    name: z.string().trim().min(1, 'Give the key a name.').max(LIMITS.name, `The name must be at most ${LIMITS.name} characters.`),
+    project: z.string().max(LIMITS.idLength),
+  });
+
+  pages.post('/dashboard/keys', async (c) => {
+    const checked = await signedInPost(c);
+    if (checked instanceof Response) return checked;
+    const { who, form } = checked;
+    const parsed = keyForm.safeParse({ name: str(form.name), project: str(form.project) });
+    if (!parsed.success) return dashboard(c, who, { keyError: parsed.error.issues[0]?.message ?? 'Check the key fields.' }, 400);
+    let projectId: string | null = null;
+    if (parsed.data.project !== '') {
+      const own = await store.db.selectFrom('projects').select('id').where('id', '=', parsed.data.project).where('owner_id', '=', who.userId).executeTakeFirst();
+      if (!own) return dashboard(c, who, { keyError: 'Choose one of your projects, or all projects.' }, 400);
+      projectId = own.id;
+    }
+    const created = await createApiKey(store.db, { userId: who.userId, projectId, name: parsed.data.name });
+    // Not a redirect: the key exists only in this answer (sent with Cache-Control: no-store).
+    return dashboard(c, who, { newKey: { key: created.key, name: parsed.data.name } }, 201);
+  });
+
+  pages.post('/dashboard/keys/:id/revoke', async (c) => {
+    const checked = await signedInPost(c);
+    if (checked instanceof Response) return checked;
+    const revoked = await revokeOwnApiKey(store.db, checked.who.userId, c.req.param('id'));
+    if (!revoked) return dashboard(c, checked.who, { keyError: 'No such key.' }, 404);
+    return c.redirect('/dashboard', 303);
+  });
+
+  app.route('/', pages);
+  return app;
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+async function render(c: Context, page: Child, status: ContentfulStatusCode = 200): Promise<Response> {
+  // A JSX node renders through toString(), which is async when a component is.
+  const html = await (page as { toString(): string | Promise<string> }).toString();
+  return c.html(`<!doctype html>${html}`, status);
+}
+
+function refused(c: Context): Promise<Response> {
+  return render(
+    c,
+    <Layout title="Request refused">
+      <p class="error">This form was sent from another site or has expired. Go back, reload the page and try again.</p>
+    </Layout>,
+    403,
+  );
+}
+
+/** better-auth's Set-Cookie lines (session set or cleared), onto our redirect. */
+function forwardCookies(c: Context, res: Response): void {
+  for (const cookie of res.headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
+}
+
+// --- pages -------------------------------------------------------------------------------------
+
+function SignupPage(props: { csrf: string; email?: string; error?: string }) {
+  return (
+    <Layout title="Create an account">
+      <section>
+        <ErrorBox message={props.error} />
+        <form method="post" action="/signup">
+          <CsrfField token={props.csrf} />
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" required maxlength={254} autocomplete="email" value={props.email ?? ''} />
+          <label for="password">Password (at least 8 characters)</label>
+          <input id="password" name="password" type="password" required minlength={8} maxlength={256} autocomplete="new-password" />
+          <label for="confirm">Password again</label>
+          <input id="confirm" name="confirm" type="password" required minlength={8} maxlength={256} autocomplete="new-password" />
+          <button type="submit">Create account</button>
+        </form>
+      </section>
+      <p>
+        Already have an account? <a href="/login">Sign in</a>.
+      </p>
+    </Layout>
+  );
+}
+
+function LoginPage(props: { csrf: string; next: string; email?: string; error?: string }) {
+  return (
+    <Layout title="Sign in">
+      <section>
+        <ErrorBox message={props.error} />
+        <form method="post" action="/login">
+          <CsrfField token={props.csrf} />
+          <input type="hidden" name="next" value={props.next} />
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" required maxlength={254} autocomplete="email" value={props.email ?? ''} />
+          <label for="password">Password</label>
+          <input id="password" name="password" type="password" required maxlength={256} autocomplete="current-password" />
+          <button type="submit">Sign in</button>
+        </form>
+      </section>
+      <p>
+        No account yet? <a href="/signup">Create one</a>.
+      </p>
+    </Layout>
+  );
+}
+
+interface DashboardExtra {
+  newKey?: { key: string; name: string };
+  keyError?: string;
+  projectError?: string;
+  projectDraft?: { name: string; url: string; category: string };
+}
+
+function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; keys: ApiKeySummary[]; mcpUrl: string } & DashboardExtra) {
+  const { who, projects, keys } = props;
+  const projectName = new Map(projects.map((p) => [p.id, p.name]));
+  const draft = props.projectDraft ?? { name: '', url: '', category: '' };
+  return (
+    <Layout title="Dashboard" email={who.email} csrf={who.csrf}>
+      {props.newKey ? (
+        <section class="notice">
+          <p>
+            <strong>New API key “{props.newKey.name}”.</strong> Copy it now: it is shown only this once.
+          </p>
+          <input id="new-key" class="secret" type="text" readonly value={props.newKey.key} aria-label="New API key" />
+          <button type="button" data-copy="new-key" hidden>
+            Copy
+          </button>
+        </section>
+      ) : null}
+
+      <h2>Connect an MCP client</h2>
+      <section>
+        <p>Paste this URL into your MCP client:</p>
+        <input id="mcp-url" class="mono" type="text" readonly value={props.mcpUrl} aria-label="MCP URL" />
+        <button type="button" data-copy="mcp-url" hidden>
+          Copy
+        </button>
+        <p class="muted">Until sign-in from MCP clients arrives, send an API key as “Authorization: Bearer sgk_…”.</p>
+      </section>
+
+      <h2>Projects</h2>
+      <section>
+        {projects.length === 0 ? (
+          <p class="muted">No projects yet.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>URL</th>
+                <th>Memory</th>
+              </tr>
+            </thead>
+            <tbody>
+              {projects.map((p) => (
+                <tr>
+                  <td>{p.name}</td>
+                  <td class="mono">{p.url}</td>
+                  <td>{p.memoryStatus}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <form method="post" action="/dashboard/projects">
+          <CsrfField token={who.csrf} />
+          <ErrorBox message={props.projectError} />
+          <label for="project-name">Name</label>
+          <input id="project-name" name="name" required maxlength={LIMITS.name} value={draft.name} />
+          <label for="project-url">URL</label>
+          <input id="project-url" name="url" type="url" required maxlength={LIMITS.url} placeholder="https://example.com" value={draft.url} />
+          <label for="project-category">Category (optional)</label>
+          <input id="project-category" name="category" maxlength={LIMITS.name} value={draft.category} />
+          <button type="submit">Create project</button>
+        </form>
+      </section>
+
+      <h2>API keys</h2>
+      <section>
+        {keys.length === 0 ? (
+          <p class="muted">No API keys yet.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Project</th>
+                <th>Key</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr>
+                  <td>{k.name}</td>
+                  <td>{k.projectId === null ? 'all projects' : (projectName.get(k.projectId) ?? k.projectId)}</td>
+                  <td class="mono">…{k.last4}</td>
+                  <td>{day(k.createdAt)}</td>
+                  <td>{k.lastUsedAt === null ? 'never' : day(k.lastUsedAt)}</td>
+                  <td>
+                    <form method="post" action={`/dashboard/keys/${encodeURIComponent(k.id)}/revoke`}>
+                      <CsrfField token={who.csrf} />
+                      <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <form method="post" action="/dashboard/keys">
+          <CsrfField token={who.csrf} />
+          <ErrorBox message={props.keyError} />
+          <label for="key-name">Name</label>
+          <input id="key-name" name="name" required maxlength={LIMITS.name} placeholder="laptop" />
+          <label for="key-project">Project</label>
+          <select id="key-project" name="project">
+            <option value="">All projects</option>
+            {projects.map((p) => (
+              <option value={p.id}>{p.name}</option>
+            ))}
+          </select>
+          <button type="submit">Create API key</button>
+        </form>
+      </section>
+    </Layout>
+  );
+}
+
+/** `2026-05-01 14:03 UTC`: stable, locale-free, short enough for a phone. */
+function day(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
