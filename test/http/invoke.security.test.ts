@@ -8,17 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createApiKey, generateKey, LastUsedRecorder, revokeApiKey } from '../../src/auth/api-keys.ts';
 import { capabilities, findCapability } from '../../src/capabilities/registry.ts';
 import { INTERNAL_MESSAGE } from '../../src/domain/errors.ts';
 import { createApp } from '../../src/http/app.ts';
-import { createLogger } from '../../src/logger.ts';
 import { getProject } from '../../src/store/projects.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type Answer, type TestService } from '../helpers/service.ts';
+import { capturedLogger } from '../helpers/logs.ts';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 const NO_KEY = 'Send your API key as "Authorization: Bearer <key>".';
@@ -524,14 +523,8 @@ for (const dialect of DIALECTS) {
 
     describe('secrets never logged', () => {
       test('no log line holds a key or the Authorization header; every request line carries its requestId', async () => {
-        const lines: string[] = [];
-        const sink = new Writable({
-          write(chunk, _encoding, done) {
-            for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(line);
-            done();
-          },
-        });
-        const app = createApp({ store: svc.store, logger: createLogger('trace', sink), lastUsed: new LastUsedRecorder(svc.store.db, 60_000) });
+        const { logger, lines } = capturedLogger('trace');
+        const app = createApp({ store: svc.store, logger, lastUsed: new LastUsedRecorder(svc.store.db, 60_000) });
         const revoked = await createApiKey(svc.store.db, { userId: svc.users.alice, projectId: null, name: 'logged?' });
         await revokeApiKey(svc.store.db, revoked.id);
         const random = generateKey();

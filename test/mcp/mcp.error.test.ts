@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -17,10 +16,10 @@ import { capabilities, findCapability, isAgentInvokable } from '../../src/capabi
 import type { Capability } from '../../src/capabilities/types.ts';
 import { INTERNAL_MESSAGE } from '../../src/domain/errors.ts';
 import { createApp } from '../../src/http/app.ts';
-import { createLogger } from '../../src/logger.ts';
 import { toolName, toolsFrom, ToolSet } from '../../src/mcp/tools.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
+import { capturedLogger } from '../helpers/logs.ts';
 
 const ACCEPT = 'application/json, text/event-stream';
 const NO_PROJECT = 'No project yet: create one first (dashboard or `signals project create`).';
@@ -297,19 +296,13 @@ for (const dialect of DIALECTS) {
     });
 
     describe('an internal error never shows its cause', () => {
-      const lines: string[] = [];
+      const { logger, lines } = capturedLogger('info');
       let served: { base: string; close: () => Promise<void> };
       before(async () => {
-        const sink = new Writable({
-          write(chunk, _encoding, done) {
-            for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(line);
-            done();
-          },
-        });
         const exploding = { ...findCapability('competitors.list')!, run: async () => { throw new Error('secret cause'); } } as Capability;
         const app = createApp({
           store: svc.store,
-          logger: createLogger('info', sink),
+          logger,
           lastUsed: svc.lastUsed,
           config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' },
           mcpTools: new ToolSet(toolsFrom(capabilities.map((c) => (c.name === 'competitors.list' ? exploding : c)))),

@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -24,6 +23,7 @@ import { createLogger } from '../../src/logger.ts';
 import { toolName, toolsFrom, ToolSet } from '../../src/mcp/tools.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
+import { capturedLogger } from '../helpers/logs.ts';
 
 const PUBLIC_URL = 'http://localhost:8080';
 const CHALLENGE = `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/mcp", scope="signals:read"`;
@@ -406,17 +406,11 @@ for (const dialect of DIALECTS) {
 
     describe('secrets never logged', () => {
       test('no log line holds a key or an Authorization header, across both eras, both clients, failures included', async () => {
-        const lines: string[] = [];
-        const sink = new Writable({
-          write(chunk, _encoding, done) {
-            for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(line);
-            done();
-          },
-        });
+        const { logger, lines } = capturedLogger('trace');
         const exploding = { ...findCapability('competitors.list')!, run: async () => { throw new Error('boom'); } } as Capability;
         const app = createApp({
           store: svc.store,
-          logger: createLogger('trace', sink),
+          logger,
           lastUsed: new LastUsedRecorder(svc.store.db, 60_000),
           config: { publicUrl: PUBLIC_URL, host: '127.0.0.1' },
           mcpTools: new ToolSet(toolsFrom(capabilities.map((c) => (c.name === 'competitors.list' ? exploding : c)))),

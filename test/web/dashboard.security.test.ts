@@ -3,7 +3,6 @@
  * cookie attributes, one user's keys out of another's reach, no secret in any log line.
  */
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createAuth } from '../../src/auth/better-auth.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -12,6 +11,7 @@ import { authSecret } from '../../src/store/settings.ts';
 import { CSP } from '../../src/web/security.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
+import { capturedLogger } from '../helpers/logs.ts';
 import { Browser, csrfOf, keyRows, ORIGIN, revokeActions } from './browser.ts';
 
 const EXPECTED_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -19,17 +19,11 @@ const EXPECTED_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; scri
 for (const dialect of DIALECTS) {
   describe(`web dashboard, security (${dialect})`, () => {
     let svc: TestService;
-    const logLines: string[] = [];
+    const { logger, lines: logLines } = capturedLogger('debug');
     const count = async (table: 'api_keys' | 'projects') =>
       Number((await svc.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     before(async () => {
-      const sink = new Writable({
-        write(chunk, _enc, done) {
-          logLines.push(...String(chunk).split('\n').filter(Boolean));
-          done();
-        },
-      });
-      svc = await startService(dialect, { web: true, logger: createLogger('debug', sink) });
+      svc = await startService(dialect, { web: true, logger });
     });
     after(() => svc.close());
 
