@@ -2,8 +2,6 @@
  * One running service per suite: a fresh database, migrated, with the small bundle imported and
  * an API key per tenant, served in-process (Hono's app.request) or on a real socket (listen()).
  */
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { createApiKey, LastUsedRecorder } from '../../src/auth/api-keys.ts';
 import { createAuth } from '../../src/auth/better-auth.ts';
 import { createUser } from '../../src/auth/users.ts';
@@ -16,6 +14,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { authSecret } from '../../src/store/settings.ts';
 import { ALICE, BOB, CAROL, smallBundle } from '../fixtures/small-bundle.ts';
 import { freshDatabase, type TestDatabase } from './database.ts';
+import { serveApp, type Served } from './serve.ts';
 
 export interface Keys {
   /** alice, no project tie: defaults to prj_alpha, may switch to prj_beta. */
@@ -93,7 +92,7 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
     config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' },
     ...(options.web ? { auth } : {}),
   });
-  let server: ServerType | undefined;
+  let served: Served | undefined;
 
   const answer = async (res: Response): Promise<Answer> => {
     const text = await res.text();
@@ -124,13 +123,11 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
       return answer(await app.request(path, init));
     },
     async listen() {
-      server = await new Promise<ServerType>((resolve) => {
-        const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-      });
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      served = await serveApp(app);
+      return served.base;
     },
     async close() {
-      if (server) await new Promise((resolve) => server!.close(resolve));
+      await served?.close();
       await store.close();
       await database.drop();
     },

@@ -6,9 +6,7 @@
  * throw); protocol-level faults are JSON-RPC errors; an internal error never shows its cause.
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,6 +18,7 @@ import { toolName, toolsFrom, ToolSet } from '../../src/mcp/tools.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { capturedLogger } from '../helpers/logs.ts';
+import { serveApp } from '../helpers/serve.ts';
 
 const ACCEPT = 'application/json, text/event-stream';
 const NO_PROJECT = 'No project yet: create one first (dashboard or `signals project create`).';
@@ -101,16 +100,6 @@ const VALID: Record<string, Record<string, unknown>> = {
   'project.list': {},
   'runs.get': { runId: 'run_a1' },
 };
-
-async function serveApp(app: ReturnType<typeof createApp>): Promise<{ base: string; close: () => Promise<void> }> {
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 for (const dialect of DIALECTS) {
   describe(`MCP endpoint, errors (${dialect})`, () => {

@@ -10,9 +10,7 @@
  *  - a capability added to a capability list becomes a tool with no other change.
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -26,6 +24,7 @@ import { SERVER_INFO } from '../../src/mcp/server.ts';
 import { toolName, toolsFrom, ToolSet } from '../../src/mcp/tools.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
+import { serveApp } from '../helpers/serve.ts';
 
 /** Spec §4.5, verbatim. */
 const SPEC_TOOLS = [
@@ -139,16 +138,6 @@ function assertSuccess(result: any, expected: { data: unknown; text: string }, c
   assert.ok(!result.isError, `${context}: ${JSON.stringify(result).slice(0, 300)}`);
   assert.deepEqual(result.content, [{ type: 'text', text: expected.text }], context);
   assert.deepEqual(result.structuredContent, expected.data, context);
-}
-
-async function serveApp(app: ReturnType<typeof createApp>): Promise<{ base: string; close: () => Promise<void> }> {
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 for (const dialect of DIALECTS) {

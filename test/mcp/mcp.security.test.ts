@@ -9,9 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,6 +22,7 @@ import { toolName, toolsFrom, ToolSet } from '../../src/mcp/tools.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { capturedLogger } from '../helpers/logs.ts';
+import { serveApp } from '../helpers/serve.ts';
 
 const PUBLIC_URL = 'http://localhost:8080';
 const CHALLENGE = `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/mcp", scope="signals:read"`;
@@ -130,14 +129,6 @@ const MATRIX: Record<string, MatrixRow> = {
 function assertNone(value: unknown, markers: string[], context: string) {
   const text = JSON.stringify(value);
   for (const marker of markers) assert.ok(!text.includes(marker), `${context}: the answer mentions "${marker}": ${text.slice(0, 300)}`);
-}
-
-async function serveApp(app: ReturnType<typeof createApp>): Promise<{ base: string; port: number; close: () => Promise<void> }> {
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const port = (server.address() as AddressInfo).port;
-  return { base: `http://127.0.0.1:${port}`, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 for (const dialect of DIALECTS) {
