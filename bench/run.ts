@@ -46,7 +46,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { createApiKey } from '../src/auth/api-keys.ts';
-import { createAuth } from '../src/auth/better-auth.ts';
+import { openAuth } from '../src/auth/better-auth.ts';
 import { createUser, findUserByEmail } from '../src/auth/users.ts';
 import { parseBundle } from '../src/ingest/bundle.ts';
 import { importBundle } from '../src/ingest/import.ts';
@@ -147,7 +147,7 @@ async function buildDatabase(url: string, options: GenerateOptions): Promise<{ t
   try {
     await migrate(store);
     if (!(await findUserByEmail(store, BENCH_OWNER))) {
-      await createUser(createAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' }), BENCH_OWNER);
+      await createUser(await openAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' }), BENCH_OWNER);
     }
     const plan = planProject(options);
     const stats: ImportStats = {

@@ -122,6 +122,7 @@ const LIMIT_DOCS: Record<keyof typeof LIMITS, string> = {
   idLength: 'any id in input (`sovId`, `runId`, post `id`) (characters)',
   permalinkLength: 'posts.get: `permalink` (characters)',
   bodyBytes: 'request body of /api/v1/invoke (bytes)',
+  bearerToken: 'the `Authorization: Bearer` credential: an API key or an OAuth access token (characters)',
   postText: 'bundle import: a post or comment body (characters)',
   quote: 'bundle import: a signal quote (characters)',
 };

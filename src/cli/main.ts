@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createAuth } from '../auth/better-auth.ts';
+import { openAuth } from '../auth/better-auth.ts';
 import { createApiKey, revokeApiKey } from '../auth/api-keys.ts';
 import { createUser, findUserByEmail } from '../auth/users.ts';
 import { loadConfig, parsePort } from '../config.ts';
@@ -211,7 +211,7 @@ async function withStore(work: (store: Store) => Promise<void>, options: { migra
 }
 
 async function authFor(store: Store) {
-  return createAuth(store, { secret: await authSecret(store), publicUrl: loadConfig().publicUrl });
+  return openAuth(store, { secret: await authSecret(store), publicUrl: loadConfig().publicUrl });
 }
 
 async function ownerOf(store: Store, email: string) {

@@ -22,6 +22,8 @@ export const LIMITS = {
   idLength: 200,
   permalinkLength: 2_048,
   bodyBytes: 1024 * 1024,
+  /** A bearer credential: an API key is 36 characters, an OAuth JWT access token under 1,000. */
+  bearerToken: 4_096,
   /** Post and comment bodies in bundles; Reddit caps posts at 40,000 characters. */
   postText: 100_000,
   quote: 10_000,

@@ -13,6 +13,8 @@ import { capabilitiesRoute } from './routes/capabilities.ts';
 import { invokeRoute } from './routes/invoke.ts';
 import { mcpRoute, protectedResourceMetadata } from './routes/mcp.ts';
 import { webRoutes } from '../web/routes.tsx';
+import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider';
+import { adjustOAuthRequest } from '../auth/oauth-requests.ts';
 
 export function createApp(given: AppDeps): Hono<AppEnv> {
   const deps = { ...given, config: given.config ?? { publicUrl: 'http://localhost:8080', host: '127.0.0.1' } };
@@ -60,8 +62,16 @@ export function createApp(given: AppDeps): Hono<AppEnv> {
 
   if (deps.auth) {
     const auth = deps.auth;
-    // better-auth's own endpoints (session, sign-in API; the OAuth server joins them later).
-    app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw));
+    // RFC 8414 §3: the issuer has a path (/api/auth), so its metadata also lives at the root
+    // with the path appended; the bare root form is for clients of the 2025-03-26 MCP revision.
+    const serverMetadata = oauthProviderAuthServerMetadata(auth);
+    app.get('/.well-known/oauth-authorization-server/api/auth', (c) => serverMetadata(c.req.raw));
+    app.get('/.well-known/oauth-authorization-server', (c) => serverMetadata(c.req.raw));
+    // better-auth's own endpoints: session and sign-in API, and the OAuth server.
+    app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
+      const adjusted = await adjustOAuthRequest(c.req.raw, deps.config.publicUrl);
+      return adjusted instanceof Response ? adjusted : auth.handler(adjusted);
+    });
     app.route('/', webRoutes({ store: deps.store, logger: deps.logger, auth, publicUrl: deps.config.publicUrl }));
   }
 

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { openStore } from '../store/db.ts';
 import { authSecret } from '../store/settings.ts';
-import { createAuth } from '../auth/better-auth.ts';
+import { openAuth } from '../auth/better-auth.ts';
 import { migrate } from '../store/migrate.ts';
 import { createApp } from './app.ts';
 
@@ -17,7 +17,7 @@ export async function runServer(config: Config): Promise<void> {
   const applied = await migrate(store);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const lastUsed = new LastUsedRecorder(store.db, 30_000, (err) => logger.warn({ err }, 'could not record key use'));
-  const auth = createAuth(store, { secret: await authSecret(store), publicUrl: config.publicUrl });
+  const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: config.publicUrl, logger });
   const app = createApp({ store, logger, lastUsed, auth, config: { publicUrl: config.publicUrl, host: config.host } });
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

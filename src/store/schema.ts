@@ -132,8 +132,48 @@ export interface UserTable {
   name: string;
 }
 
+export interface OAuthGrantsTable {
+  user_id: string;
+  client_id: string;
+  /** null: all the user's projects, like an untied key. */
+  project_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/*
+ * better-auth's OAuth provider tables, as far as our queries read them (it creates and writes
+ * them; names are its camelCase ones). Dates are text on SQLite and timestamps on PostgreSQL.
+ */
+export interface OAuthClientTable {
+  clientId: string;
+  name: string | null;
+  uri: string | null;
+  /** JSON array on SQLite; better-auth (de)serializes it. */
+  redirectUris: string;
+}
+
+export interface OAuthTokenRowTable {
+  id: string;
+  clientId: string;
+  userId: string | null;
+  sessionId: string | null;
+  revoked: unknown;
+}
+
+export interface OAuthConsentTable {
+  id: string;
+  clientId: string;
+  userId: string | null;
+}
+
 export interface Schema {
   user: UserTable;
+  oauth_grants: OAuthGrantsTable;
+  oauthClient: OAuthClientTable;
+  oauthRefreshToken: OAuthTokenRowTable;
+  oauthAccessToken: OAuthTokenRowTable;
+  oauthConsent: OAuthConsentTable;
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   posts: PostsTable;

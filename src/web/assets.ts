@@ -23,6 +23,8 @@ code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;wor
 table{width:100%;border-collapse:collapse;font-size:.95rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #ececea;vertical-align:top}
 .muted{color:#6b6b66}
+.actions{display:flex;gap:.75rem;flex-wrap:wrap}
+ul{padding-left:1.25rem}
 @media (max-width:34rem){table,thead,tbody,tr,th,td{display:block}thead{display:none}tr{border-bottom:1px solid #e2e2de;padding:.4rem 0}td{border:0;padding:.1rem 0}}
 `;
 

@@ -14,10 +14,10 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Child } from 'hono/jsx';
 import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeOwnApiKey, type ApiKeySummary } from '../auth/api-keys.ts';
 import type { Auth } from '../auth/better-auth.ts';
+import { listGrants, revokeGrant, type GrantSummary } from '../auth/oauth-grants.ts';
 import { newId } from '../domain/ids.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { newProjectMemory, type ProjectSummary } from '../domain/resources.ts';
@@ -25,28 +25,17 @@ import type { Logger } from '../logger.ts';
 import type { Store } from '../store/db.ts';
 import { listProjectSummaries, upsertProject } from '../store/projects.ts';
 import { APP_CSS, COPY_JS } from './assets.ts';
+import { consentRoutes } from './consent.tsx';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
-import {
-  checkPreSessionToken,
-  pageHeaders,
-  preSessionToken,
-  safeNext,
-  sameOrigin,
-  sameToken,
-  sessionCsrfToken,
-} from './security.ts';
+import { formTargetOf, nextLocation, oauthQueryField, oauthQueryOf, viewOAuthRequest, type OAuthRequestView } from './oauth-flow.ts';
+import { forwardCookies, refused, render, sessionHelpers, str, type SessionInfo } from './pages.tsx';
+import { checkPreSessionToken, pageHeaders, preSessionToken, safeNext, sameOrigin, type WebEnv } from './security.ts';
 
 export interface WebDeps {
   store: Store;
   logger: Logger;
   auth: Auth;
   publicUrl: string;
-}
-
-interface SessionInfo {
-  userId: string;
-  email: string;
-  csrf: string;
 }
 
 const email = z.string().trim().toLowerCase().max(254).email();
@@ -56,69 +45,89 @@ const FORM_BYTES = 16 * 1024;
 export function webRoutes(deps: WebDeps): Hono {
   const { store, auth, publicUrl } = deps;
   const app = new Hono();
-  const secret = auth.$context.then((ctx) => ctx.secret);
+  const { session, signedInPost } = sessionHelpers(auth, publicUrl);
 
   app.get('/assets/app.css', (c) => c.body(APP_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
   app.get('/assets/copy.js', (c) => c.body(COPY_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
 
-  const pages = new Hono();
+  const pages = new Hono<WebEnv>();
   pages.use(pageHeaders());
   // Forms are small; a bigger body is refused before it is read.
   pages.use(bodyLimit({ maxSize: FORM_BYTES, onError: (c) => c.text('Form too large', 413) }));
 
-  async function session(c: Context): Promise<SessionInfo | undefined> {
-    const found = await auth.api.getSession({ headers: c.req.raw.headers });
-    if (!found) return undefined;
-    return { userId: found.user.id, email: found.user.email, csrf: sessionCsrfToken(await secret, found.session.id) };
+  /**
+   * The pending OAuth authorization a sign-in or sign-up page belongs to, if any, and the CSP
+   * widening its final redirect needs (the client's redirect URI when consent was given before).
+   */
+  async function oauthContext(c: Context<WebEnv>, query: string | undefined): Promise<OAuthRequestView | undefined> {
+    if (query === undefined) return undefined;
+    const view = await viewOAuthRequest(store.db, query);
+    const target = view ? formTargetOf(view.redirectUri) : undefined;
+    if (target) c.set('formTargets', [target]);
+    return view;
   }
 
-  /** The same-origin and session-CSRF checks of every signed-in POST. */
-  async function signedInPost(c: Context): Promise<{ who: SessionInfo; form: Record<string, unknown> } | Response> {
-    if (!sameOrigin(c, publicUrl)) return refused(c);
-    const who = await session(c);
-    if (!who) return c.redirect('/login?next=/dashboard', 303);
-    const form = await c.req.parseBody();
-    if (!sameToken(form.csrf, who.csrf)) return refused(c);
-    return { who, form };
+  /**
+   * Signs in or up through better-auth. With `oauth_query`, its after-hook continues the
+   * authorization (to /consent, or straight back to the client when consent was given before);
+   * that needs the request itself, not only its headers (its authorize step reads `ctx.request`).
+   */
+  async function continueAfterSession(c: Context, res: Response, fallback: string): Promise<Response> {
+    forwardCookies(c, res);
+    const next = (await nextLocation(res, publicUrl)) ?? fallback;
+    return c.redirect(next, 303);
   }
 
   pages.get('/', (c) => c.redirect('/dashboard', 303));
 
   // --- sign-up -------------------------------------------------------------------------------
   pages.get('/signup', async (c) => {
-    if (await session(c)) return c.redirect('/dashboard', 303);
-    return render(c, <SignupPage csrf={preSessionToken(c, publicUrl)} />);
+    const oauth = await oauthContext(c, oauthQueryOf(c));
+    if (!oauth && (await session(c))) return c.redirect('/dashboard', 303);
+    return render(c, <SignupPage csrf={preSessionToken(c, publicUrl)} oauth={oauth} />);
   });
 
   pages.post('/signup', async (c) => {
     if (!sameOrigin(c, publicUrl)) return refused(c);
     const form = await c.req.parseBody();
     if (!checkPreSessionToken(c, publicUrl, form.csrf)) return refused(c);
+    const oauthQuery = oauthQueryField(form.oauth_query);
+    const oauth = await oauthContext(c, oauthQuery);
     const csrf = preSessionToken(c, publicUrl);
     const given = str(form.email);
+    const again = (error: string) => render(c, <SignupPage csrf={csrf} email={given} error={error} oauth={oauth} />, 400);
     const parsedEmail = email.safeParse(given);
-    if (!parsedEmail.success) return render(c, <SignupPage csrf={csrf} email={given} error="Enter a valid email address." />, 400);
+    if (!parsedEmail.success) return again('Enter a valid email address.');
     const pw = str(form.password);
-    if (!password.safeParse(pw).success) return render(c, <SignupPage csrf={csrf} email={given} error="The password must be 8 to 256 characters long." />, 400);
-    if (pw !== str(form.confirm)) return render(c, <SignupPage csrf={csrf} email={given} error="The two passwords do not match." />, 400);
+    if (!password.safeParse(pw).success) return again('The password must be 8 to 256 characters long.');
+    if (pw !== str(form.confirm)) return again('The two passwords do not match.');
     const res = await auth.api.signUpEmail({
-      body: { email: parsedEmail.data, password: pw, name: parsedEmail.data.split('@')[0] ?? parsedEmail.data },
+      body: { email: parsedEmail.data, password: pw, name: parsedEmail.data.split('@')[0] ?? parsedEmail.data, ...(oauth ? { oauth_query: oauth.query } : {}) },
       headers: c.req.raw.headers,
+      request: c.req.raw,
       asResponse: true,
     });
-    if (!res.ok) {
+    if (!res.ok && !isRedirect(res)) {
       // The one refusal left after our checks is an email already in use. Saying so is the usual
       // sign-up trade-off (without email verification there is no way around it); sign-in itself
       // never tells which part was wrong.
-      return render(c, <SignupPage csrf={csrf} email={given} error="An account with this email cannot be created. If it is yours, sign in instead." />, 400);
+      return again('An account with this email cannot be created. If it is yours, sign in instead.');
     }
-    forwardCookies(c, res);
-    return c.redirect('/dashboard', 303);
+    return continueAfterSession(c, res, '/dashboard');
   });
 
   // --- sign-in -------------------------------------------------------------------------------
   pages.get('/login', async (c) => {
     const next = safeNext(c.req.query('next'));
+    const query = oauthQueryOf(c);
+    // Opened by an OAuth client's authorization: the form is shown even to a signed-in user,
+    // since better-auth sends one here only without a session or when the client asked for a
+    // fresh sign-in (prompt=login).
+    if (query !== undefined) {
+      const oauth = await oauthContext(c, query);
+      if (!oauth) return refused(c, 'This sign-in link has expired or is not valid. Start again from your application.');
+      return render(c, <LoginPage csrf={preSessionToken(c, publicUrl)} next={next} oauth={oauth} />);
+    }
     if (await session(c)) return c.redirect(next, 303);
     return render(c, <LoginPage csrf={preSessionToken(c, publicUrl)} next={next} />);
   });
@@ -128,19 +137,26 @@ export function webRoutes(deps: WebDeps): Hono {
     const form = await c.req.parseBody();
     if (!checkPreSessionToken(c, publicUrl, form.csrf)) return refused(c);
     const next = safeNext(str(form.next));
+    const oauth = await oauthContext(c, oauthQueryField(form.oauth_query));
     const given = str(form.email);
     const parsedEmail = email.safeParse(given);
     const pw = str(form.password);
     const res =
       parsedEmail.success && pw.length > 0 && pw.length <= 256
-        ? await auth.api.signInEmail({ body: { email: parsedEmail.data, password: pw }, headers: c.req.raw.headers, asResponse: true })
+        ? await auth.api.signInEmail({
+            body: { email: parsedEmail.data, password: pw, ...(oauth ? { oauth_query: oauth.query } : {}) },
+            headers: c.req.raw.headers,
+            request: c.req.raw,
+            asResponse: true,
+          })
         : undefined;
-    if (!res?.ok) {
+    if (!res || (!res.ok && !isRedirect(res))) {
       const csrf = preSessionToken(c, publicUrl);
-      return render(c, <LoginPage csrf={csrf} next={next} email={given} error="Email or password is incorrect." />, 401);
+      const expired = res?.status === 400 && oauth !== undefined;
+      const error = expired ? 'This sign-in request has expired. Start again from your application.' : 'Email or password is incorrect.';
+      return render(c, <LoginPage csrf={csrf} next={next} email={given} error={error} oauth={oauth} />, expired ? 400 : 401);
     }
-    forwardCookies(c, res);
-    return c.redirect(next, 303);
+    return continueAfterSession(c, res, next);
   });
 
   // --- sign-out ------------------------------------------------------------------------------
@@ -171,8 +187,8 @@ export function webRoutes(deps: WebDeps): Hono {
 
   // --- dashboard -----------------------------------------------------------------------------
   async function dashboard(c: Context, who: SessionInfo, extra: DashboardExtra = {}, status: ContentfulStatusCode = 200) {
-    const [projects, keys] = await Promise.all([listProjectSummaries(store.db, who.userId), listApiKeys(store.db, who.userId)]);
-    return render(c, <DashboardPage who={who} projects={projects} keys={keys} mcpUrl={`${publicUrl}/api/mcp`} {...extra} />, status);
+    const [projects, keys, apps] = await Promise.all([listProjectSummaries(store.db, who.userId), listApiKeys(store.db, who.userId), listGrants(store.db, who.userId)]);
+    return render(c, <DashboardPage who={who} projects={projects} keys={keys} apps={apps} mcpUrl={`${publicUrl}/api/mcp`} {...extra} />, status);
   }
 
   pages.get('/dashboard', async (c) => {
@@ -231,46 +247,52 @@ export function webRoutes(deps: WebDeps): Hono {
     return c.redirect('/dashboard', 303);
   });
 
+  pages.post('/dashboard/apps/:clientId/revoke', async (c) => {
+    const checked = await signedInPost(c);
+    if (checked instanceof Response) return checked;
+    const revoked = await revokeGrant(store.db, checked.who.userId, c.req.param('clientId'));
+    if (!revoked) return dashboard(c, checked.who, { appError: 'No such connected application.' }, 404);
+    return c.redirect('/dashboard', 303);
+  });
+
+  pages.route('/', consentRoutes({ store, auth, publicUrl, session, signedInPost }));
   app.route('/', pages);
   return app;
 }
 
 // --- helpers -----------------------------------------------------------------------------------
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-async function render(c: Context, page: Child, status: ContentfulStatusCode = 200): Promise<Response> {
-  // A JSX node renders through toString(), which is async when a component is.
-  const html = await (page as { toString(): string | Promise<string> }).toString();
-  return c.html(`<!doctype html>${html}`, status);
-}
-
-function refused(c: Context): Promise<Response> {
-  return render(
-    c,
-    <Layout title="Request refused">
-      <p class="error">This form was sent from another site or has expired. Go back, reload the page and try again.</p>
-    </Layout>,
-    403,
-  );
-}
-
-/** better-auth's Set-Cookie lines (session set or cleared), onto our redirect. */
-function forwardCookies(c: Context, res: Response): void {
-  for (const cookie of res.headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
+function isRedirect(res: Response): boolean {
+  return res.status >= 300 && res.status < 400 && res.headers.has('location');
 }
 
 // --- pages -------------------------------------------------------------------------------------
 
-function SignupPage(props: { csrf: string; email?: string; error?: string }) {
+/** "Sign in to connect Claude": shown above the form when an OAuth client sent the user here. */
+function ConnectingNote(props: { oauth: OAuthRequestView | undefined }) {
+  if (!props.oauth) return null;
+  return (
+    <p class="notice">
+      <strong>{props.oauth.client.name}</strong> ({props.oauth.redirectHost}) wants to connect to your Project Signals account. Sign in to
+      continue; you will choose what it may read next.
+    </p>
+  );
+}
+
+function OAuthQueryField(props: { oauth: OAuthRequestView | undefined }) {
+  return props.oauth ? <input type="hidden" name="oauth_query" value={props.oauth.query} /> : null;
+}
+
+function SignupPage(props: { csrf: string; email?: string; error?: string; oauth?: OAuthRequestView | undefined }) {
+  const carry = props.oauth ? `?${props.oauth.query}` : '';
   return (
     <Layout title="Create an account">
+      <ConnectingNote oauth={props.oauth} />
       <section>
         <ErrorBox message={props.error} />
         <form method="post" action="/signup">
           <CsrfField token={props.csrf} />
+          <OAuthQueryField oauth={props.oauth} />
           <label for="email">Email</label>
           <input id="email" name="email" type="email" required maxlength={254} autocomplete="email" value={props.email ?? ''} />
           <label for="password">Password (at least 8 characters)</label>
@@ -281,19 +303,22 @@ function SignupPage(props: { csrf: string; email?: string; error?: string }) {
         </form>
       </section>
       <p>
-        Already have an account? <a href="/login">Sign in</a>.
+        Already have an account? <a href={`/login${carry}`}>Sign in</a>.
       </p>
     </Layout>
   );
 }
 
-function LoginPage(props: { csrf: string; next: string; email?: string; error?: string }) {
+function LoginPage(props: { csrf: string; next: string; email?: string; error?: string; oauth?: OAuthRequestView | undefined }) {
+  const carry = props.oauth ? `?${props.oauth.query}` : '';
   return (
     <Layout title="Sign in">
+      <ConnectingNote oauth={props.oauth} />
       <section>
         <ErrorBox message={props.error} />
         <form method="post" action="/login">
           <CsrfField token={props.csrf} />
+          <OAuthQueryField oauth={props.oauth} />
           <input type="hidden" name="next" value={props.next} />
           <label for="email">Email</label>
           <input id="email" name="email" type="email" required maxlength={254} autocomplete="email" value={props.email ?? ''} />
@@ -303,7 +328,7 @@ function LoginPage(props: { csrf: string; next: string; email?: string; error?: 
         </form>
       </section>
       <p>
-        No account yet? <a href="/signup">Create one</a>.
+        No account yet? <a href={`/signup${carry}`}>Create one</a>.
       </p>
     </Layout>
   );
@@ -312,12 +337,13 @@ function LoginPage(props: { csrf: string; next: string; email?: string; error?: 
 interface DashboardExtra {
   newKey?: { key: string; name: string };
   keyError?: string;
+  appError?: string;
   projectError?: string;
   projectDraft?: { name: string; url: string; category: string };
 }
 
-function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; keys: ApiKeySummary[]; mcpUrl: string } & DashboardExtra) {
-  const { who, projects, keys } = props;
+function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; keys: ApiKeySummary[]; apps: GrantSummary[]; mcpUrl: string } & DashboardExtra) {
+  const { who, projects, keys, apps } = props;
   const projectName = new Map(projects.map((p) => [p.id, p.name]));
   const draft = props.projectDraft ?? { name: '', url: '', category: '' };
   return (
@@ -341,7 +367,10 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
         <button type="button" data-copy="mcp-url" hidden>
           Copy
         </button>
-        <p class="muted">Until sign-in from MCP clients arrives, send an API key as “Authorization: Bearer sgk_…”.</p>
+        <p class="muted">
+          Clients that sign in (Claude, ChatGPT) open this site and ask you to approve access. Clients that take a header send an API key as
+          “Authorization: Bearer sgk_…”.
+        </p>
       </section>
 
       <h2>Projects</h2>
@@ -432,6 +461,44 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
           </select>
           <button type="submit">Create API key</button>
         </form>
+      </section>
+
+      <h2>Connected apps</h2>
+      <section>
+        <ErrorBox message={props.appError} />
+        {apps.length === 0 ? (
+          <p class="muted">No applications connected yet.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>Application</th>
+                <th>Returns to</th>
+                <th>Projects</th>
+                <th>Connected</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              {apps.map((a) => (
+                <tr>
+                  <td>{a.name}</td>
+                  <td class="mono">{a.redirectHost}</td>
+                  <td>{a.projectId === null ? 'all projects' : (projectName.get(a.projectId) ?? a.projectId)}</td>
+                  <td>{day(a.updatedAt)}</td>
+                  <td>
+                    <form method="post" action={`/dashboard/apps/${encodeURIComponent(a.clientId)}/revoke`}>
+                      <CsrfField token={who.csrf} />
+                      <button type="submit" class="danger" aria-label={`Revoke access for ${a.name}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </section>
     </Layout>
   );

@@ -11,23 +11,37 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 
-export const CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  // Only the copy button's script, from /assets; every page works without it.
-  "script-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+/** The pages' context: a handler may widen `form-action` for one response (see cspFor). */
+export interface WebEnv {
+  Variables: { formTargets?: string[] };
+}
+
+/**
+ * The pages' Content-Security-Policy. `form-action` is 'self' plus, on the OAuth sign-in and
+ * consent pages only, the one client the flow ends at (browsers apply form-action to the
+ * redirects that follow a post, so the final hop to the client's redirect URI needs it).
+ */
+export function cspFor(formTargets: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    // Only the copy button's script, from /assets; every page works without it.
+    "script-src 'self'",
+    `form-action ${["'self'", ...formTargets].join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export const CSP = cspFor();
 
 /** Headers for every page we render (and its redirects). */
-export function pageHeaders(): MiddlewareHandler {
+export function pageHeaders(): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     await next();
     c.res.headers.set('X-Frame-Options', 'DENY');
-    c.res.headers.set('Content-Security-Policy', CSP);
+    c.res.headers.set('Content-Security-Policy', cspFor(c.get('formTargets')));
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     // Not `no-referrer`: under that policy browsers send `Origin: null` on our own form posts
     // (Fetch spec, "serializing a request origin"), which would defeat the same-origin check.

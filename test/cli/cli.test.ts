@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { LastUsedRecorder } from '../../src/auth/api-keys.ts';
-import { createAuth } from '../../src/auth/better-auth.ts';
+import { openAuth } from '../../src/auth/better-auth.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { createApp } from '../../src/http/app.ts';
 import { exportBundle } from '../../src/ingest/export.ts';
@@ -284,7 +284,7 @@ for (const dialect of DIALECTS) {
       const otherStore = openStore(other.url);
       try {
         await migrate(otherStore);
-        const auth = createAuth(otherStore, { secret: await authSecret(otherStore), publicUrl: 'http://localhost:8080' });
+        const auth = await openAuth(otherStore, { secret: await authSecret(otherStore), publicUrl: 'http://localhost:8080' });
         await createUser(auth, ALICE);
         await createUser(auth, BOB);
         assert.deepEqual(json(await signals(other.url, ['import', file, '--json'])), {

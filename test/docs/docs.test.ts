@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { createAuth } from '../../src/auth/better-auth.ts';
+import { openAuth } from '../../src/auth/better-auth.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { capabilities, findCapability } from '../../src/capabilities/registry.ts';
 import type { Capability } from '../../src/capabilities/types.ts';
@@ -219,7 +219,7 @@ describe('docs/decisions', () => {
 /** A service holding exactly what `signals demo` creates, and the demo account's key. */
 async function demoService(dialect: (typeof DIALECTS)[number]): Promise<{ svc: TestService; key: string }> {
   const svc = await startService(dialect, { bundle: false });
-  const auth = createAuth(svc.store, { secret: await authSecret(svc.store), publicUrl: 'http://localhost:8080' });
+  const auth = await openAuth(svc.store, { secret: await authSecret(svc.store), publicUrl: 'http://localhost:8080' });
   const user = await createUser(auth, DEMO_EMAIL, 'demo-password');
   await importBundle(svc.store, parseBundle(buildDemoBundle(DEMO_EMAIL)));
   const { key } = await createApiKey(svc.store.db, { userId: user.id, projectId: null, name: 'demo' });

@@ -27,7 +27,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { createAuth } from '../../src/auth/better-auth.ts';
+import { openAuth } from '../../src/auth/better-auth.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { capabilities, isAgentInvokable } from '../../src/capabilities/registry.ts';
 import { DEMO_EMAIL } from '../../src/cli/main.ts';
@@ -384,7 +384,7 @@ interface Demo {
 /** A service holding exactly what `signals demo` creates, the demo key and one tied to EvalKit. */
 async function demoService(dialect: (typeof DIALECTS)[number]): Promise<Demo> {
   const svc = await startService(dialect, { bundle: false });
-  const auth = createAuth(svc.store, { secret: await authSecret(svc.store), publicUrl: EXAMPLE_BASE_URL });
+  const auth = await openAuth(svc.store, { secret: await authSecret(svc.store), publicUrl: EXAMPLE_BASE_URL });
   const user = await createUser(auth, DEMO_EMAIL, 'demo-password');
   await importBundle(svc.store, parseBundle(buildDemoBundle(DEMO_EMAIL)));
   const { key } = await createApiKey(svc.store.db, { userId: user.id, projectId: null, name: 'demo' });
@@ -523,8 +523,9 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 401);
       assert.equal(
         res.headers.get('www-authenticate'),
-        `Bearer resource_metadata="${EXAMPLE_BASE_URL}/.well-known/oauth-protected-resource/api/mcp", scope="signals:read", error="invalid_token"`,
+        `Bearer resource_metadata="${EXAMPLE_BASE_URL}/.well-known/oauth-protected-resource/api/mcp", scope="signals:read offline_access", error="invalid_token", error_description="The token is not recognized or has been revoked."`,
       );
+      assert.ok(MCP_MD.replace(/\s+/g, ' ').includes('error="invalid_token", error_description="The token is not recognized or has been revoked."'));
       assert.ok(MCP_MD.includes(`resource_metadata="${EXAMPLE_BASE_URL}/.well-known/oauth-protected-resource/api/mcp"`));
     });
   });

@@ -3,7 +3,7 @@
  * an API key per tenant, served in-process (Hono's app.request) or on a real socket (listen()).
  */
 import { createApiKey, LastUsedRecorder } from '../../src/auth/api-keys.ts';
-import { createAuth } from '../../src/auth/better-auth.ts';
+import { openAuth, type Auth } from '../../src/auth/better-auth.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { createApp } from '../../src/http/app.ts';
 import { parseBundle } from '../../src/ingest/bundle.ts';
@@ -47,7 +47,7 @@ export interface TestService {
   users: Users;
   lastUsed: LastUsedRecorder;
   /** The better-auth instance (mounted in the app only with `web: true`). */
-  auth: ReturnType<typeof createAuth>;
+  auth: Auth;
   /** POST /api/v1/invoke with a JSON body and a key. */
   invoke(key: string | null, body: unknown): Promise<Answer>;
   /** Any request, in-process. */
@@ -70,7 +70,7 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
   const database = await freshDatabase(dialect);
   const store = openStore(database.url);
   await migrate(store);
-  const auth = createAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' });
+  const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080', ...(options.logger ? { logger: options.logger } : {}) });
   const users = {
     alice: (await createUser(auth, ALICE)).id,
     bob: (await createUser(auth, BOB)).id,

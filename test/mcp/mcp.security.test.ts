@@ -25,8 +25,8 @@ import { capturedLogger } from '../helpers/logs.ts';
 import { serveApp } from '../helpers/serve.ts';
 
 const PUBLIC_URL = 'http://localhost:8080';
-const CHALLENGE = `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/mcp", scope="signals:read"`;
-const BAD_TOKEN_CHALLENGE = `${CHALLENGE}, error="invalid_token"`;
+const CHALLENGE = `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/api/mcp", scope="signals:read offline_access"`;
+const BAD_TOKEN_CHALLENGE = `${CHALLENGE}, error="invalid_token", error_description="The token is not recognized or has been revoked."`;
 const ACCEPT = 'application/json, text/event-stream';
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 const INITIALIZE = JSON.stringify({
@@ -172,10 +172,10 @@ for (const dialect of DIALECTS) {
         assert.equal((await post(PING, { authorization: `Bearer ${revoked.key}` })).status, 200);
         await revokeApiKey(svc.store.db, revoked.id);
         const flipped = svc.keys.alice.slice(0, -1) + (svc.keys.alice.endsWith('a') ? 'b' : 'a');
-        for (const token of ['sgk_bogus', generateKey(), flipped, revoked.key, 'x'.repeat(600)]) {
+        for (const token of ['sgk_bogus', generateKey(), flipped, revoked.key, 'x'.repeat(5000)]) {
           const res = await post(INITIALIZE, { authorization: `Bearer ${token}` });
           assert.equal(res.status, 401, token.slice(0, 20));
-          assert.equal(res.headers.get('www-authenticate'), token.length > 512 ? CHALLENGE : BAD_TOKEN_CHALLENGE, token.slice(0, 20));
+          assert.equal(res.headers.get('www-authenticate'), token.length > 4096 ? CHALLENGE : BAD_TOKEN_CHALLENGE, token.slice(0, 20));
           const body = await res.json();
           assert.equal(body.error, 'invalid_token');
           assert.ok(!JSON.stringify(body).includes(token), 'the answer does not echo the token');
@@ -234,7 +234,7 @@ for (const dialect of DIALECTS) {
           assert.equal(res.status, 401);
           assert.equal(
             res.headers['www-authenticate'],
-            'Bearer resource_metadata="https://signals.example.com/.well-known/oauth-protected-resource/api/mcp", scope="signals:read"',
+            'Bearer resource_metadata="https://signals.example.com/.well-known/oauth-protected-resource/api/mcp", scope="signals:read offline_access"',
           );
           const doc = await (await fetch(`${served.base}/.well-known/oauth-protected-resource/api/mcp`)).json();
           assert.equal(doc.resource, 'https://signals.example.com/api/mcp');

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createAuth } from '../../src/auth/better-auth.ts';
+import { openAuth } from '../../src/auth/better-auth.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import { authSecret } from '../../src/store/settings.ts';
@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
 
     test('with an https PUBLIC_URL the cookies are Secure (__Secure- and __Host- names)', async () => {
       const publicUrl = 'https://signals.example.com';
-      const auth = createAuth(svc.store, { secret: await authSecret(svc.store), publicUrl });
+      const auth = await openAuth(svc.store, { secret: await authSecret(svc.store), publicUrl });
       const app = createApp({ store: svc.store, logger: createLogger('silent'), lastUsed: svc.lastUsed, auth, config: { publicUrl, host: '127.0.0.1' } });
       const page = await app.request('/signup');
       const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith('__Host-signals_csrf='));

@@ -7,7 +7,7 @@
  *    stream) and DELETE (session end) have nothing to act on: 405.
  * 3. Credentials: unlike the HTTP API's 403, a missing or bad credential is a 401 carrying the
  *    RFC 9728 `resource_metadata` pointer, because that 401 is what makes an MCP client start
- *    OAuth discovery. (The OAuth server itself is issue #4; API keys work today.)
+ *    OAuth discovery. API keys and OAuth access tokens are both accepted (DESIGN §7).
  * 4. The body is parsed once here and handed to the SDK (`parsedBody`), so it is not read twice.
  *
  * The SDK's createMcpHandler serves the 2026-07-28 revision (per-request `_meta`, server/discover,
@@ -29,14 +29,20 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
-import { authenticateKey } from '../../auth/api-keys.ts';
+import { authenticateKey, KEY_PREFIX } from '../../auth/api-keys.ts';
+import { OAUTH, oauthUrls } from '../../auth/oauth-config.ts';
+import { accessTokenVerifier } from '../../auth/oauth-tokens.ts';
 import type { Caller } from '../../capabilities/types.ts';
 import { LIMITS } from '../../domain/limits.ts';
 import { createMcpServer } from '../../mcp/server.ts';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { bearerToken } from '../middleware/api-key-auth/index.ts';
 
-export const MCP_SCOPE = 'signals:read';
+export const MCP_SCOPE = OAUTH.readScope;
+
+type Credential =
+  | { ok: true; caller: Caller; authInfo: Omit<AuthInfo, 'extra'> }
+  | { ok: false; error: 'invalid_token' | 'insufficient_scope' | undefined; description: string };
 
 export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']> }) {
   const { publicUrl, host } = deps.config;
@@ -44,8 +50,28 @@ export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']
   const loopback = isLoopback(host) ? localhostAllowedHostnames() : [];
   const allowedHosts = [...new Set([bracketed(publicHost), ...loopback])];
   const allowedOrigins = [...new Set([bracketed(publicHost), ...(isLoopback(host) ? localhostAllowedOrigins() : [])])];
-  const resourceMetadata = `${publicUrl}/.well-known/oauth-protected-resource/api/mcp`;
-  const challenge = `Bearer resource_metadata="${resourceMetadata}", scope="${MCP_SCOPE}"`;
+  // `offline_access` is in the challenge because clients request exactly the scopes named here
+  // (MCP authorization spec, "Scope Selection Strategy"): without it they get no refresh token.
+  const challenge = `Bearer resource_metadata="${oauthUrls(publicUrl).resourceMetadata}", scope="${OAUTH.scopes.join(' ')}"`;
+  const verifyAccessToken = deps.auth ? accessTokenVerifier(deps.auth, deps.store.db, publicUrl) : undefined;
+
+  /**
+   * An API key (`sgk_…`, DESIGN §4) or, when the OAuth server is mounted, an OAuth access token.
+   * A missing or unknown credential is a 401 that starts OAuth discovery; a token without the
+   * read scope is a 403 `insufficient_scope` (RFC 6750 §3.1) so the client can ask for more.
+   */
+  async function authenticate(header: string | undefined): Promise<Credential> {
+    const token = bearerToken(header);
+    if (token === undefined) return { ok: false, error: undefined, description: 'Send an API key or OAuth access token as a Bearer token.' };
+    if (token.startsWith(KEY_PREFIX) || !verifyAccessToken) {
+      const caller = await authenticateKey(deps.store.db, token);
+      if (!caller) return { ok: false, error: 'invalid_token', description: 'The token is not recognized or has been revoked.' };
+      return { ok: true, caller, authInfo: { token: caller.keyId ?? 'key', clientId: 'api-key', scopes: [MCP_SCOPE] } };
+    }
+    const checked = await verifyAccessToken(token);
+    if (!checked.ok) return checked;
+    return { ok: true, caller: checked.caller, authInfo: { token: 'oauth', clientId: checked.clientId, scopes: checked.scopes, expiresAt: checked.expiresAt } };
+  }
 
   const serverFor = (authInfo: AuthInfo | undefined) =>
     createMcpServer(deps, authInfo!.extra!.caller as Caller, String(authInfo!.extra!.requestId));
@@ -65,14 +91,13 @@ export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']
     if (c.req.method !== 'POST') {
       return c.json(rpcError(-32000, 'Method not allowed: this endpoint is stateless, POST JSON-RPC messages.'), 405, { Allow: 'POST' });
     }
-    const token = bearerToken(c.req.header('authorization'));
-    const caller = token === undefined ? undefined : await authenticateKey(deps.store.db, token);
-    if (!caller) {
-      const description = token === undefined ? 'Send an API key or OAuth access token as a Bearer token.' : 'The token is not recognized or has been revoked.';
-      return c.json({ error: 'invalid_token', error_description: description }, 401, {
-        'WWW-Authenticate': token === undefined ? challenge : `${challenge}, error="invalid_token"`,
-      });
+    const credential = await authenticate(c.req.header('authorization'));
+    if (!credential.ok) {
+      const error = credential.error ? `, error="${credential.error}", error_description="${credential.description}"` : '';
+      const status = credential.error === 'insufficient_scope' ? 403 : 401;
+      return c.json({ error: credential.error ?? 'invalid_token', error_description: credential.description }, status, { 'WWW-Authenticate': `${challenge}${error}` });
     }
+    const { caller, authInfo } = credential;
     if (caller.keyId) deps.lastUsed.touch(caller.keyId);
     c.set('capability', 'mcp');
 
@@ -80,7 +105,7 @@ export function mcpRoute(deps: AppDeps & { config: NonNullable<AppDeps['config']
     if (parsedBody === PARSE_FAILED) return c.json(rpcError(-32700, 'Parse error: the body is not JSON of at most 1 MiB.'), 400);
     const options = {
       parsedBody,
-      authInfo: { token: caller.keyId ?? 'key', clientId: 'api-key', scopes: [MCP_SCOPE], extra: { caller, requestId: c.get('requestId') } },
+      authInfo: { ...authInfo, extra: { caller, requestId: c.get('requestId') } },
     };
     if (await isLegacyRequest(c.req.raw, parsedBody, { maxRequestBodySize: LIMITS.bodyBytes })) {
       return serveLegacy(c.req.raw, options, serverFor, (err) => deps.logger.error({ requestId: c.get('requestId'), err }, 'mcp legacy request failed'));
@@ -120,9 +145,9 @@ async function serveLegacy(
 /** RFC 9728 protected-resource metadata for the MCP endpoint. */
 export function protectedResourceMetadata(publicUrl: string) {
   return {
-    resource: `${publicUrl}/api/mcp`,
-    authorization_servers: [`${publicUrl}/api/auth`],
-    scopes_supported: [MCP_SCOPE, 'offline_access'],
+    resource: oauthUrls(publicUrl).resource,
+    authorization_servers: [oauthUrls(publicUrl).issuer],
+    scopes_supported: [...OAUTH.scopes],
     bearer_methods_supported: ['header'],
     resource_name: 'Project Signals',
   };

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import { createApiKey, generateKey, LastUsedRecorder, revokeApiKey } from '../../../auth/api-keys.ts';
 import { createLogger } from '../../../logger.ts';
+import { LIMITS } from '../../../domain/limits.ts';
 import { openStore, type Store } from '../../../store/db.ts';
 import { migrate } from '../../../store/migrate.ts';
 import type { AppEnv } from '../../env.ts';
@@ -31,9 +32,9 @@ describe('bearerToken', () => {
     assert.equal(bearerToken('Bearer a'), 'a');
   });
 
-  test('accepts tokens up to 512 characters and refuses longer ones', () => {
-    assert.equal(bearerToken(`Bearer ${'a'.repeat(512)}`), 'a'.repeat(512));
-    assert.equal(bearerToken(`Bearer ${'a'.repeat(513)}`), undefined);
+  test(`accepts tokens up to ${LIMITS.bearerToken} characters (an OAuth JWT fits) and refuses longer ones`, () => {
+    assert.equal(bearerToken(`Bearer ${'a'.repeat(LIMITS.bearerToken)}`), 'a'.repeat(LIMITS.bearerToken));
+    assert.equal(bearerToken(`Bearer ${'a'.repeat(LIMITS.bearerToken + 1)}`), undefined);
     assert.equal(bearerToken(`Bearer ${'a'.repeat(100_000)}`), undefined);
   });
 
@@ -121,7 +122,7 @@ describe('api-key-auth middleware', () => {
 
   test('a missing or unparseable Authorization header is 403 with a hint, before the handler', async () => {
     touched.length = 0;
-    for (const header of [undefined, '', 'Bearer', `Basic ${live.key}`, `Bearer ${live.key} x`, `Bearer ${'a'.repeat(513)}`]) {
+    for (const header of [undefined, '', 'Bearer', `Basic ${live.key}`, `Bearer ${live.key} x`, `Bearer ${'a'.repeat(LIMITS.bearerToken + 1)}`]) {
       const res = await call(header);
       assert.equal(res.status, 403, JSON.stringify(header));
       assert.deepEqual(res.body, NO_KEY, JSON.stringify(header));

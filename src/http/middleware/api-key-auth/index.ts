@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { authenticateKey, type LastUsedRecorder } from '../../../auth/api-keys.ts';
 import { forbidden } from '../../../domain/errors.ts';
 import type { Store } from '../../../store/db.ts';
+import { LIMITS } from '../../../domain/limits.ts';
 import type { AppEnv } from '../../env.ts';
 
 /** Bearer API key → `c.var.caller`; anything else is 403 `forbidden` (spec §5). */
@@ -17,7 +18,9 @@ export function apiKeyAuth(store: Store, lastUsed: LastUsedRecorder): Middleware
   };
 }
 
+const BEARER = new RegExp(`^Bearer[ ]+([^\\s]{1,${LIMITS.bearerToken}})\\s*$`, 'i');
+
 export function bearerToken(header: string | undefined): string | undefined {
-  const match = header && /^Bearer[ ]+([^\s]{1,512})\s*$/i.exec(header);
+  const match = header && BEARER.exec(header);
   return match ? match[1] : undefined;
 }
