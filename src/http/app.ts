@@ -3,6 +3,7 @@
  * step (auth failures included) can be traced; errors of every route render in `onError`.
  */
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { sql } from 'kysely';
 import { notFound } from '../domain/errors.ts';
 import type { AppDeps, AppEnv } from './env.ts';
@@ -49,6 +50,13 @@ export function createApp(given: AppDeps): Hono<AppEnv> {
     await sql`select 1`.execute(deps.store.db);
     return c.json({ ok: true });
   });
+
+  // Browser-based MCP clients (the MCP Inspector, web IDEs) run discovery, registration and the
+  // token exchange from their own origin. These answers never depend on cookies, so any origin
+  // may read them, without credentials; pages, better-auth's session endpoints and /api/mcp
+  // (which checks Origin against DNS rebinding) stay same-origin.
+  const publicCors = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['content-type', 'authorization', 'mcp-protocol-version'], maxAge: 600 });
+  for (const path of ['/.well-known/*', '/api/auth/oauth2/register', '/api/auth/oauth2/token', '/api/auth/oauth2/revoke', '/api/auth/jwks']) app.use(path, publicCors);
 
   const resourceMetadata = protectedResourceMetadata(deps.config.publicUrl);
   // RFC 9728 §3: the path-suffixed form for /api/mcp, and the root form for clients that try it.

@@ -19,6 +19,7 @@ button.danger{background:#fff;color:#b3261e;border-color:#b3261e;margin:0;paddin
 .error{color:#b3261e;background:#fdecea;border:1px solid #f3c1bd;border-radius:6px;padding:.5rem .75rem}
 .notice{background:#eaf3ea;border:1px solid #b7d7b7;border-radius:6px;padding:.5rem .75rem}
 .secret{font-family:ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
+strong.mono{word-break:normal;overflow-wrap:anywhere}
 code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;word-break:break-all}
 table{width:100%;border-collapse:collapse;font-size:.95rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #ececea;vertical-align:top}

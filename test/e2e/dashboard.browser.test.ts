@@ -1,15 +1,20 @@
 /**
  * End to end in a real browser: headless Chromium (Debian's, driven by playwright-core) against
  * the real `signals serve` process. A person signs up, creates a project and an API key, copies
- * the key from the page, uses it against the HTTP API, revokes it, and is refused afterwards.
- * Every page visited is saved as a screenshot under test-artifacts/screenshots/.
+ * the key with the page's copy button, uses it against the HTTP API, revokes it, and is refused
+ * afterwards. Then an OAuth client (a loopback redirect URI served by the test) sends the browser
+ * through sign-in and the consent screen, gets tokens that read the chosen project over MCP, and
+ * is cut off when the person revokes it on the dashboard. Every page visited is saved as a
+ * screenshot under test-artifacts/screenshots/.
  *
  * Chromium comes from Debian (`apt-get install chromium`; .ci/run installs it). Without it the
  * suite fails under CI=true and is skipped, loudly, elsewhere.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +82,7 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     const context = await browser.newContext({ viewport: { width: 420, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     page = await context.newPage();
   });
 
@@ -107,8 +113,13 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
     await page.click('form:has(select) button[type=submit]');
     await page.waitForLoadState();
     await shot('key-shown-once');
-    const key = await page.inputValue('input[readonly][value^="sgk_"]');
-    assert.match(key, /^sgk_[a-z2-7]{32}$/);
+    const shown = await page.inputValue('input[readonly][value^="sgk_"]');
+    assert.match(shown, /^sgk_[a-z2-7]{32}$/);
+    // The copy button (shown by the page's script) puts the key on the clipboard.
+    await page.click('button[data-copy="new-key"]');
+    await page.waitForSelector('button[data-copy="new-key"]:has-text("Copied")');
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(key, shown);
 
     // The key works against the HTTP API, as curl would use it.
     const call = () =>
@@ -140,4 +151,99 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
     assert.match(page.url(), /\/login/);
     await shot('signed-out');
   });
+
+  test('an OAuth client: sign-in and consent in the browser, MCP with its token, then the app revoked', async () => {
+    // The client's side: a loopback redirect URI (as a desktop MCP client registers), served here.
+    const callback = await listenForCallback();
+    try {
+      const redirectUri = `${callback.base}/callback`;
+      const registered = await fetch(`${base}/api/auth/oauth2/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Browser Test Agent', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }),
+      });
+      assert.equal(registered.status, 201);
+      const clientId = ((await registered.json()) as { client_id: string }).client_id;
+      const verifier = randomBytes(32).toString('base64url');
+      const authorize = new URL(`${base}/api/auth/oauth2/authorize`);
+      for (const [k, v] of Object.entries({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        scope: 'signals:read offline_access',
+        state: 'browser-state',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        resource: `${base}/api/mcp`,
+      })) authorize.searchParams.set(k, v);
+
+      // Signed out after the first test: the authorization goes through the sign-in page.
+      await page.goto(authorize.toString());
+      await page.waitForURL(/\/login\?/);
+      assert.match((await page.textContent('.notice')) ?? '', /Browser Test Agent/);
+      await shot('oauth-sign-in');
+      await page.fill('input[name=email]', 'eve@example.com');
+      await page.fill('input[name=password]', 'a-good-password');
+      await page.click('form[action="/login"] button[type=submit]');
+      await page.waitForURL(/\/consent\?/);
+      const consentText = (await page.textContent('main')) ?? '';
+      assert.match(consentText, /Browser Test Agent wants to read your Project Signals data/);
+      assert.match(consentText, new RegExp(`sent back to ${callback.host.replace('.', '\\.')}`));
+      await page.selectOption('select[name=project]', { label: 'Only Acme Analytics' });
+      await shot('oauth-consent');
+      await page.click('button[name=decision][value=allow]');
+      await page.waitForURL(new RegExp(`^${redirectUri}\\?`));
+      await shot('oauth-client-callback');
+      const landed = new URL(page.url());
+      assert.equal(landed.searchParams.get('state'), 'browser-state');
+      assert.equal(landed.searchParams.get('iss'), `${base}/api/auth`);
+      const code = landed.searchParams.get('code');
+      assert.ok(code);
+
+      const tokenRes = await fetch(`${base}/api/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+      });
+      assert.equal(tokenRes.status, 200);
+      const tokens = (await tokenRes.json()) as { access_token: string };
+      const mcp = () =>
+        fetch(`${base}/api/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'project_memory', arguments: {} } }),
+        });
+      const read = await mcp();
+      assert.equal(read.status, 200);
+      const result = ((await read.json()) as { result: { structuredContent: { memory: { name: string } } } }).result;
+      assert.equal(result.structuredContent.memory.name, 'Acme Analytics');
+
+      await page.goto(`${base}/dashboard`);
+      const apps = (await page.textContent('table:below(h2:has-text("Connected apps"))')) ?? '';
+      assert.match(apps, /Browser Test Agent/);
+      await shot('dashboard-connected-app');
+      await page.click('form[action^="/dashboard/apps/"] button');
+      await page.waitForURL(`${base}/dashboard`);
+      await shot('app-revoked');
+      assert.match((await page.textContent('body')) ?? '', /No applications connected yet\./);
+      assert.equal((await mcp()).status, 401, 'the client is cut off at once');
+    } finally {
+      await callback.close();
+    }
+  });
 });
+
+/** The OAuth client's redirect URI: a loopback page that says the connection is done. */
+async function listenForCallback(): Promise<{ base: string; host: string; close(): Promise<void> }> {
+  const server: Server = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Connected</title><p>Connected. You can close this window.</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    host: `127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -59,6 +59,30 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('browser-based clients may read discovery and call registration and token endpoints from their own origin (no credentials)', async () => {
+      const origin = 'http://localhost:6274';
+      for (const path of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-authorization-server/api/auth', '/api/auth/jwks']) {
+        const res = await svc.request(path, { headers: { origin } });
+        assert.equal(res.status, 200, path);
+        assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
+        assert.equal(res.headers.get('access-control-allow-credentials'), null, path);
+      }
+      for (const path of ['/api/auth/oauth2/register', '/api/auth/oauth2/token', '/api/auth/oauth2/revoke']) {
+        const preflight = await svc.request(path, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+        assert.equal(preflight.status, 204, path);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), '*', path);
+      }
+      const registered = await svc.request('/api/auth/oauth2/register', {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Inspector', redirect_uris: ['http://localhost:6274/oauth/callback'], token_endpoint_auth_method: 'none' }),
+      });
+      assert.equal(registered.status, 201, JSON.stringify(registered.body));
+      // Not the pages, nor the MCP endpoint.
+      assert.equal((await svc.request('/dashboard', { headers: { origin } })).headers.get('access-control-allow-origin'), null);
+      assert.equal((await svc.request('/api/mcp', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } })).headers.get('access-control-allow-origin'), null);
+    });
+
     test('open registration: a loopback or app-scheme client becomes a native public client; an https one stays web', async () => {
       const loopback = await registerClient(svc);
       assert.equal(loopback.status, 201, JSON.stringify(loopback.body));
