@@ -29,6 +29,7 @@ import { consentRoutes } from './consent.tsx';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
 import { formTargetOf, nextLocation, oauthQueryField, oauthQueryOf, viewOAuthRequest, type OAuthRequestView } from './oauth-flow.ts';
 import { forwardCookies, refused, render, sessionHelpers, str, type SessionInfo } from './pages.tsx';
+import { SignInThrottle } from './throttle.ts';
 import { checkPreSessionToken, pageHeaders, preSessionToken, safeNext, sameOrigin, type WebEnv } from './security.ts';
 
 export interface WebDeps {
@@ -36,6 +37,8 @@ export interface WebDeps {
   logger: Logger;
   auth: Auth;
   publicUrl: string;
+  /** Failed sign-ins per account (default: 10 per 15 minutes). */
+  signInThrottle?: SignInThrottle;
 }
 
 const email = z.string().trim().toLowerCase().max(254).email();
@@ -46,6 +49,7 @@ export function webRoutes(deps: WebDeps): Hono {
   const { store, auth, publicUrl } = deps;
   const app = new Hono();
   const { session, signedInPost } = sessionHelpers(auth, publicUrl);
+  const throttle = deps.signInThrottle ?? new SignInThrottle();
 
   app.get('/assets/app.css', (c) => c.body(APP_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
   app.get('/assets/copy.js', (c) => c.body(COPY_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
@@ -141,6 +145,14 @@ export function webRoutes(deps: WebDeps): Hono {
     const given = str(form.email);
     const parsedEmail = email.safeParse(given);
     const pw = str(form.password);
+    const account = parsedEmail.success ? parsedEmail.data : given.trim().toLowerCase();
+    const wait = throttle.retryAfterMs(account);
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60_000);
+      c.header('Retry-After', String(Math.ceil(wait / 1000)));
+      const error = `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+      return render(c, <LoginPage csrf={preSessionToken(c, publicUrl)} next={next} email={given} error={error} oauth={oauth} />, 429);
+    }
     const res =
       parsedEmail.success && pw.length > 0 && pw.length <= 256
         ? await auth.api.signInEmail({
@@ -153,9 +165,11 @@ export function webRoutes(deps: WebDeps): Hono {
     if (!res || (!res.ok && !isRedirect(res))) {
       const csrf = preSessionToken(c, publicUrl);
       const expired = res?.status === 400 && oauth !== undefined;
+      if (!expired) throttle.fail(account);
       const error = expired ? 'This sign-in request has expired. Start again from your application.' : 'Email or password is incorrect.';
       return render(c, <LoginPage csrf={csrf} next={next} email={given} error={error} oauth={oauth} />, expired ? 400 : 401);
     }
+    throttle.succeed(account);
     return continueAfterSession(c, res, next);
   });
 

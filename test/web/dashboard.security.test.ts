@@ -147,6 +147,25 @@ for (const dialect of DIALECTS) {
       assert.equal(ok.status, 303);
     });
 
+    test('ten failed sign-ins lock that account out for a while (429, Retry-After), even with the right password; others are unaffected', async () => {
+      const victim = new Browser(svc);
+      await victim.signUp('locked@example.com', 'the-right-password');
+      const attacker = new Browser(svc);
+      for (let i = 0; i < 10; i++) {
+        const res = await attacker.logIn('Locked@Example.com', `guess-${i}`);
+        assert.equal(res.status, 401, `attempt ${i + 1}`);
+      }
+      const blocked = await attacker.logIn('locked@example.com', 'the-right-password');
+      assert.equal(blocked.status, 429);
+      assert.ok(Number(blocked.headers.get('retry-after')) > 800);
+      assert.match(blocked.html, /Too many failed sign-ins for this account\. Try again in 15 minutes\./);
+      assert.ok(!blocked.setCookies.some((c) => c.startsWith('better-auth.session_token=')), 'no session');
+      const other = new Browser(svc);
+      await other.signUp('fine@example.com', 'another-password');
+      const fresh = new Browser(svc);
+      assert.equal((await fresh.logIn('fine@example.com', 'another-password')).status, 303);
+    });
+
     test('sign-in never redirects off-site, whatever `next` says', async () => {
       for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', '/ok path']) {
         const b = new Browser(svc);
