@@ -1,0 +1,171 @@
+/**
+ * The `rules` analyzer (DESIGN §8): offline, deterministic, fast. It reads a thread sentence by
+ * sentence (title, post text, every comment) and keeps:
+ *
+ * - `pain`: a sentence voicing frustration, a failure or an unmet wish ("keeps crashing", "I wish
+ *   it could…"), with a content move;
+ * - `content`: a question people ask ("How do I…?", "Is there a…?"), something to write about;
+ * - `competitor`: a product named in the memory's competitors, or found where people compare
+ *   tools ("switched from X", "alternative to X", "X vs Y", "instead of X").
+ *
+ * Every quote is a verbatim slice of its post or comment. Sentences that hit a filter rule of the
+ * memory ("ignore …", "exclude …") are dropped, and so is the whole thread when its title does.
+ * The same thread and memory always give the same signals, in the same order.
+ */
+import type { BundleComment } from '../bundle.ts';
+import type { SourceThread } from '../sources/source.ts';
+import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
+import { escapeRegExp, excludedPhrases, mentionsAny, sentences, shorten } from './text.ts';
+
+const MAX_QUOTE = 300;
+const MIN_PAIN = 20;
+const MIN_QUESTION = 15;
+/** Per thread: enough to see its main points, not so many that one thread floods a brief. */
+const MAX_PER_KIND = { pain: 4, content: 2 } as const;
+
+const FRUSTRATION =
+  /\b(?:frustrat\w*|annoy\w*|hate|hated|sucks?|painful|nightmare|headache|struggl\w*|stuck|broken|unusable|useless|terrible|awful|disappoint\w*|confus\w*|impossible to|waste of time|pain in the)\b/i;
+const FAILURE =
+  /\b(?:doesn'?t work|does not work|don'?t work|not working|stopped working|can'?t get|cannot get|couldn'?t get|won'?t (?:load|run|work|start)|keeps? (?:crashing|failing|freezing)|crash(?:es|ed|ing)?|OOM|out of memory|fails?|failed|failing|errors? out|segfault\w*|hangs?|freez\w*|too slow|so slow|painfully slow|really slow|very slow|unbearably slow)\b/i;
+const WISH = /\b(?:I wish|wish (?:there was|it (?:had|could|would))|if only|would love (?:a|an|to have|if|it if)|there'?s no (?:way|option) to|no way to|lacks?|lacking|missing (?:a |the )?(?:feature|option|support))\b/i;
+/** "No problem", "no issues so far": the vocabulary of pain without the pain. */
+const RELIEF = /\b(?:no|not a|not an|without|zero|never had (?:any|a)) (?:problem|issue|issues|problems|crash(?:es)?|errors?)\b|\bworks? (?:great|fine|perfectly|well)\b/i;
+const QUESTION_START =
+  /^(?:how(?: do| can| to| would| should| does| did)?|what(?:'s| is| are| do| would| should)|which|why(?: does| do| is| are| would)?|is there|are there|does anyone|has anyone|did anyone|can (?:i|you|someone|anyone)|should i|any (?:recommendations|tips|advice|suggestions|ideas)|where (?:can|do|should) i)\b/i;
+
+/** Where people compare tools; the captured name is the other product. */
+const COMPARISON_CONTEXTS: RegExp[] = [
+  /\b(?:switched|moved|migrated|came over|went back|switching|moving) (?:over )?(?:from|to) ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
+  /\balternatives? (?:to|for) ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
+  /\binstead of ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
+  /\b([A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*){0,2}) (?:vs\.?|versus) ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
+  /\b(?:better|faster|worse|slower|cheaper) than ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
+];
+
+/** Words that follow "switched from" or "vs" without being products. */
+const NOT_PRODUCTS = new Set(
+  (
+    'a an the it its this that these those my your our their his her one ones something anything everything nothing ' +
+    'using use local cloud api apis gpu gpus cpu cpus ram vram windows linux mac macos ubuntu python code model models ' +
+    'version versions before now then there here what which others other another some any all both each me you them us ' +
+    'him people work home scratch source hand time day week month year years months weeks days hours minutes i ' +
+    'quality speed price cost performance memory size context accuracy open closed paid free ' +
+    'for with in on at by to of from just only single multiple two three new old same different better worse'
+  ).split(' '),
+);
+
+/** One key per product however it is written: "Ollama", "ollama" and "OLLAMA" are one. */
+export function productKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9.+]/g, '');
+}
+
+export const rulesAnalyzer: Analyzer = {
+  name: 'rules',
+  analyze(thread, memory) {
+    const excluded = excludedPhrases(memory.filterRules);
+    if (mentionsAny(thread.title, excluded)) return [];
+    const known = knownProducts(memory);
+    const found: FoundSignal[] = [];
+    const seen = new Set<string>();
+    const counts = { pain: 0, content: 0 };
+    const add = (signal: FoundSignal) => {
+      const key = `${signal.kind}\u0000${signal.quote}\u0000${signal.competitor ?? ''}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      found.push(signal);
+    };
+
+    for (const { text, author } of passages(thread)) {
+      if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
+      for (const sentence of sentences(text)) {
+        if (mentionsAny(sentence, excluded)) continue;
+        const quote = shorten(sentence, MAX_QUOTE);
+        for (const product of productsIn(sentence, known)) {
+          if (productKey(product) === productKey(memory.name)) continue;
+          add({ kind: 'competitor', quote, author, competitor: product, moves: null });
+        }
+        if (counts.pain < MAX_PER_KIND.pain && isPain(sentence)) {
+          counts.pain += 1;
+          add({ kind: 'pain', quote, author, competitor: null, moves: { content: contentMove(quote, thread.community, memory.name) } });
+        } else if (counts.content < MAX_PER_KIND.content && isQuestion(sentence)) {
+          counts.content += 1;
+          add({ kind: 'content', quote, author, competitor: null, moves: null });
+        }
+      }
+    }
+    return found;
+  },
+};
+
+/** The thread's texts in reading order: title, post text, then comments depth-first. */
+function* passages(thread: SourceThread): Generator<{ text: string; author: string }> {
+  yield { text: thread.title, author: thread.author };
+  if (thread.selftext) yield { text: thread.selftext, author: thread.author };
+  const walk = function* (comments: BundleComment[]): Generator<{ text: string; author: string }> {
+    for (const c of comments) {
+      yield { text: c.body, author: c.author };
+      yield* walk(c.replies);
+    }
+  };
+  yield* walk(thread.comments);
+}
+
+export function isPain(sentence: string): boolean {
+  if (sentence.length < MIN_PAIN || RELIEF.test(sentence)) return false;
+  return FRUSTRATION.test(sentence) || FAILURE.test(sentence) || WISH.test(sentence);
+}
+
+export function isQuestion(sentence: string): boolean {
+  return sentence.length >= MIN_QUESTION && sentence.endsWith('?') && QUESTION_START.test(sentence);
+}
+
+interface KnownProduct {
+  name: string;
+  pattern: RegExp;
+}
+
+/** The memory's competitors, each matched as a whole word, however it is capitalised. */
+function knownProducts(memory: AnalyzerMemory): KnownProduct[] {
+  return memory.competitors
+    .map((c) => c.name.trim())
+    .filter((name) => name.length >= 2)
+    .map((name) => ({ name, pattern: new RegExp(`(?:^|[^\\w.])${escapeRegExp(name).replace(/\\ /g, '\\s?')}(?![\\w])`, 'i') }));
+}
+
+/** Products a sentence names: known competitors anywhere, others only in a comparison. */
+export function productsIn(sentence: string, known: readonly KnownProduct[]): string[] {
+  const out = new Map<string, string>();
+  for (const k of known) if (k.pattern.test(sentence)) out.set(productKey(k.name), k.name);
+  for (const context of COMPARISON_CONTEXTS) {
+    for (const match of sentence.matchAll(context)) {
+      for (const raw of match.slice(1)) {
+        const name = trimProduct(raw);
+        if (!name) continue;
+        const key = productKey(name);
+        const knownName = known.find((k) => productKey(k.name) === key)?.name;
+        if (!out.has(key)) out.set(key, knownName ?? name);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** "Ollama." → "Ollama"; "it" → undefined; a product name looks like one (capital, digit or dot). */
+function trimProduct(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const name = raw.replace(/[.,;:!?)'"]+$/, '').trim();
+  const first = name.split(' ')[0]!.toLowerCase();
+  if (name.length < 2 || name.length > 40 || NOT_PRODUCTS.has(first)) return undefined;
+  // Hardware and quantities ("3090", "16", "3k") are not products; a product has a letter run.
+  if (!/[A-Za-z]{2}/.test(name)) return undefined;
+  return /[A-Z0-9.]/.test(name) ? name : undefined;
+}
+
+/** What to do about a pain: write the piece that answers it, where its readers are. */
+function contentMove(quote: string, community: string, product: string): { title: string; body: string } {
+  const short = shorten(quote, 90);
+  return {
+    title: `Answer it: “${short}”`,
+    body: `People in r/${community} run into this. Write a short, concrete guide that solves it step by step${product ? `, and show where ${product} makes it easier` : ''}; link it in the thread.`,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Text helpers for the rules analyzer: splitting posts and comments into sentences that stay
+ * verbatim slices of the original (a quote must be findable in its source), and the filter rules
+ * of a project's memory.
+ */
+
+/** Sentences of a text, trimmed, each an exact substring of `text`. Code blocks and quotes are skipped. */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.trim();
+    if (line.startsWith('```')) {
+      inFence = !inFence;
+      continue;
+    }
+    // Markdown quotes repeat someone else's words; code (fenced or indented) and tables are not prose.
+    if (inFence || line === '' || line.startsWith('>') || /^(?: {4}|\t)/.test(rawLine) || line.startsWith('|')) continue;
+    const bare = line.replace(/^(?:[-*+]|\d+[.)])\s+/, '');
+    // A sentence ends at . ! or ? followed by a space: "llama.cpp" and "3.5" stay whole.
+    for (const piece of bare.split(/(?<=[.!?])\s+/)) {
+      const sentence = piece.trim();
+      if (sentence.length > 0) out.push(sentence);
+    }
+  }
+  return out;
+}
+
+/**
+ * The phrases a memory's filter rules exclude: "ignore memes", "exclude: crypto, NSFW",
+ * "ignore posts about hiring" → ["memes"], ["crypto", "nsfw"], ["hiring"]. Rules in other forms
+ * are kept as one phrase each (matching them never hurts more than missing them).
+ */
+export function excludedPhrases(rules: readonly string[]): string[] {
+  const phrases: string[] = [];
+  for (const rule of rules) {
+    const body = rule
+      .trim()
+      .replace(/^(?:ignore|exclude|skip|drop|filter out)\b[:\s]*/i, '')
+      .replace(/^(?:posts?|threads?|comments?|anything)\s+(?:about|mentioning|with|from|on)\s+/i, '')
+      .replace(/[."']+$/g, '');
+    for (const part of body.split(/,|\bor\b|\band\b/)) {
+      const phrase = part.trim().toLowerCase();
+      if (phrase.length >= 2) phrases.push(phrase);
+    }
+  }
+  return [...new Set(phrases)];
+}
+
+export function mentionsAny(text: string, phrases: readonly string[]): boolean {
+  if (phrases.length === 0) return false;
+  const lower = text.toLowerCase();
+  return phrases.some((p) => new RegExp(`(?:^|[^a-z0-9])${escapeRegExp(p)}(?:$|[^a-z0-9])`).test(lower));
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Cuts a quote to at most `max` characters at a word boundary, keeping it a verbatim prefix. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '');
+}
