@@ -449,12 +449,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
                   <td>{day(k.createdAt)}</td>
                   <td>{k.lastUsedAt === null ? 'never' : day(k.lastUsedAt)}</td>
                   <td>
-                    <form method="post" action={`/dashboard/keys/${encodeURIComponent(k.id)}/revoke`}>
-                      <CsrfField token={who.csrf} />
-                      <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <RevokeButton action={`/dashboard/keys/${encodeURIComponent(k.id)}/revoke`} csrf={who.csrf} label={`Revoke key ${k.name}`} />
                   </td>
                 </tr>
               ))}
@@ -501,12 +496,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
                   <td>{a.projectId === null ? 'all projects' : (projectName.get(a.projectId) ?? a.projectId)}</td>
                   <td>{day(a.updatedAt)}</td>
                   <td>
-                    <form method="post" action={`/dashboard/apps/${encodeURIComponent(a.clientId)}/revoke`}>
-                      <CsrfField token={who.csrf} />
-                      <button type="submit" class="danger" aria-label={`Revoke access for ${a.name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <RevokeButton action={`/dashboard/apps/${encodeURIComponent(a.clientId)}/revoke`} csrf={who.csrf} label={`Revoke access for ${a.name}`} />
                   </td>
                 </tr>
               ))}
@@ -515,6 +505,18 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
         )}
       </section>
     </Layout>
+  );
+}
+
+/** A table row's revoke button: its own small form, CSRF-protected like every post. */
+function RevokeButton(props: { action: string; csrf: string; label: string }) {
+  return (
+    <form method="post" action={props.action}>
+      <CsrfField token={props.csrf} />
+      <button type="submit" class="danger" aria-label={props.label}>
+        Revoke
+      </button>
+    </form>
   );
 }
 

@@ -15,10 +15,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freePort, waitForHealth } from '../helpers/process.ts';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,31 +27,6 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const available = existsSync(CHROMIUM);
 
 if (!available && process.env.CI === 'true') throw new Error(`Chromium is missing at ${CHROMIUM}: .ci/run installs it (apt-get install chromium)`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`signals serve exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('signals serve did not answer /healthz within 30 s');
-}
 
 describe('dashboard in a real browser', { skip: available ? false : `no Chromium at ${CHROMIUM}` }, () => {
   let dir: string;

@@ -21,10 +21,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freePort, waitForHealth } from '../helpers/process.ts';
 import {
   auth as authV2,
   Client,
@@ -48,31 +48,6 @@ import type { OAuthClientInformationMixed as V1ClientInformation, OAuthTokens as
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SCOPE = 'signals:read offline_access';
 const SESSION_COOKIE = 'better-auth.session_token';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`signals serve exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('signals serve did not answer /healthz within 30 s');
-}
 
 /** `signals <args> --json` against the test database; its one JSON object. */
 function cli(env: NodeJS.ProcessEnv, args: string[]): Record<string, unknown> {
