@@ -99,8 +99,6 @@ export async function revokeGrant(db: Db, userId: string, clientId: string): Pro
 export interface GrantCheck {
   userId: string;
   clientId: string;
-  /** The browser session the authorization was made in (the JWT's `sid`). */
-  sessionId: string | undefined;
   /** Whether the token came with a refresh token (`offline_access` granted). */
   offline: boolean;
 }
@@ -110,12 +108,18 @@ export interface GrantCheck {
  *
  * A JWT cannot be recalled, so liveness is checked here, in one query:
  * - the grant row must exist (revoking the app deletes it);
- * - a token issued with a refresh token must still have a live member of its refresh family
- *   (same client, user and authorization session). better-auth deletes the family when a rotated
- *   refresh token is replayed, and the tokens of an authorization code presented twice; checking
- *   the family here extends both to the JWT access tokens already handed out (RFC 9700 §4.14,
- *   §4.4.1 "the authorization server SHOULD revoke all tokens previously issued based on that
- *   code"). A client revoking its refresh token (RFC 7009) likewise ends its access tokens.
+ * - a token issued with a refresh token must still have a live refresh token of the same client
+ *   and user. better-auth deletes all of them when a rotated refresh token is replayed, and the
+ *   tokens of an authorization code presented twice; checking here extends both to the JWT
+ *   access tokens already handed out (RFC 9700 §4.14, §4.4.1 "the authorization server SHOULD
+ *   revoke all tokens previously issued based on that code"). A client revoking its refresh
+ *   token (RFC 7009) likewise ends its access tokens.
+ *
+ * Why client and user, not the token's own authorization: the JWT's `sid` names the browser
+ * session it was approved in, and better-auth clears that link (sets it null) when the user signs
+ * out of the dashboard, which must not cut the client off. The cost: when the same user has
+ * connected the same client twice and one of the two codes is replayed, the other connection's
+ * refresh token keeps the replayed one's JWTs alive until they expire (at most an hour).
  */
 export async function liveGrant(db: Db, check: GrantCheck): Promise<{ projectId: string | null } | undefined> {
   let query = db
@@ -130,7 +134,6 @@ export async function liveGrant(db: Db, check: GrantCheck): Promise<{ projectId:
           .select(sql<number>`1`.as('one'))
           .whereRef('r.clientId', '=', 'g.client_id')
           .whereRef('r.userId', '=', 'g.user_id')
-          .where('r.sessionId', '=', check.sessionId ?? '')
           .where('r.revoked', 'is', null),
       ),
     );

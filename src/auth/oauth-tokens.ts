@@ -62,7 +62,6 @@ export function accessTokenVerifier(auth: Auth, db: Db, publicUrl: string): (tok
     const grant = await liveGrant(db, {
       userId: payload.sub,
       clientId,
-      sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
       offline: scopes.includes('offline_access'),
     });
     if (!grant) return { ok: false, error: 'invalid_token', description: 'Access for this application has been revoked.' };

@@ -157,7 +157,6 @@ export interface OAuthTokenRowTable {
   id: string;
   clientId: string;
   userId: string | null;
-  sessionId: string | null;
   revoked: unknown;
 }
 

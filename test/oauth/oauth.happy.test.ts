@@ -175,6 +175,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await mcpCall(svc, tokens.access_token)).status, 200, 'the earlier access token lives on until it expires');
     });
 
+    test('signing out of the dashboard leaves connected apps connected: the token, its refresh and the new token all work', async () => {
+      const b = await signedUpBrowser(svc, 'lou@example.com', PASSWORD);
+      const { clientId, tokens } = await connectClient(svc, b, { email: 'lou@example.com', password: PASSWORD });
+      const page = await b.get('/logout');
+      assert.equal((await b.post('/logout', { csrf: csrfOf(page.html) })).status, 303);
+      assert.equal((await b.get('/dashboard')).status, 303, 'signed out');
+      assert.equal((await mcpCall(svc, tokens.access_token)).status, 200);
+      const next = await refreshTokens(svc, clientId, tokens.refresh_token);
+      assert.equal(next.status, 200, JSON.stringify(next.body));
+      assert.equal((await mcpCall(svc, next.body.access_token)).status, 200);
+    });
+
     test('a second authorization by the same user skips the consent page, keeping the project choice', async () => {
       const b = await signedUpBrowser(svc, 'sami@example.com', PASSWORD);
       await b.createProject('Solo', 'https://solo.example.org');
