@@ -16,7 +16,7 @@ import type { ProjectSummary } from '../domain/resources.ts';
 import type { Store } from '../store/db.ts';
 import { listProjectSummaries } from '../store/projects.ts';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
-import { formTargetOf, nextLocation, oauthQueryField, oauthQueryOf, viewOAuthRequest, type OAuthRequestView } from './oauth-flow.ts';
+import { nextLocation, oauthQueryField, oauthQueryOf, pendingAuthorization, type OAuthRequestView } from './oauth-flow.ts';
 import { refused, render, str, type SessionInfo, type SignedInPost } from './pages.tsx';
 import type { WebEnv } from './security.ts';
 
@@ -40,12 +40,7 @@ export function consentRoutes(deps: ConsentDeps): Hono<WebEnv> {
   const { store, auth } = deps;
   const app = new Hono<WebEnv>();
 
-  async function pending(c: Context<WebEnv>, query: string | undefined): Promise<OAuthRequestView | undefined> {
-    const view = query === undefined ? undefined : await viewOAuthRequest(store.db, query);
-    const target = view ? formTargetOf(view.redirectUri) : undefined;
-    if (target) c.set('formTargets', [target]);
-    return view;
-  }
+  const pending = (c: Context<WebEnv>, query: string | undefined) => pendingAuthorization(c, store.db, query);
 
   app.get('/consent', async (c) => {
     const query = oauthQueryOf(c);

@@ -9,6 +9,7 @@
  * cannot put a misleading name or host on the page.
  */
 import type { Context } from 'hono';
+import type { WebEnv } from './security.ts';
 import { findOAuthClient, redirectHostOf, type OAuthClientInfo } from '../auth/oauth-grants.ts';
 import type { Db } from '../store/db.ts';
 
@@ -76,4 +77,15 @@ export function formTargetOf(redirectUri: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The pending authorization a sign-in, sign-up or consent page belongs to (undefined when there
+ * is none or it does not hold up), and the CSP widening its final redirect to the client needs.
+ */
+export async function pendingAuthorization(c: Context<WebEnv>, db: Db, query: string | undefined): Promise<OAuthRequestView | undefined> {
+  const view = query === undefined ? undefined : await viewOAuthRequest(db, query);
+  const target = view ? formTargetOf(view.redirectUri) : undefined;
+  if (target) c.set('formTargets', [target]);
+  return view;
 }

@@ -27,7 +27,7 @@ import { listProjectSummaries, upsertProject } from '../store/projects.ts';
 import { APP_CSS, COPY_JS } from './assets.ts';
 import { consentRoutes } from './consent.tsx';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
-import { formTargetOf, nextLocation, oauthQueryField, oauthQueryOf, viewOAuthRequest, type OAuthRequestView } from './oauth-flow.ts';
+import { nextLocation, oauthQueryField, oauthQueryOf, pendingAuthorization, type OAuthRequestView } from './oauth-flow.ts';
 import { forwardCookies, refused, render, sessionHelpers, str, type SessionInfo } from './pages.tsx';
 import { SignInThrottle } from './throttle.ts';
 import { checkPreSessionToken, pageHeaders, preSessionToken, safeNext, sameOrigin, type WebEnv } from './security.ts';
@@ -59,17 +59,7 @@ export function webRoutes(deps: WebDeps): Hono {
   // Forms are small; a bigger body is refused before it is read.
   pages.use(bodyLimit({ maxSize: FORM_BYTES, onError: (c) => c.text('Form too large', 413) }));
 
-  /**
-   * The pending OAuth authorization a sign-in or sign-up page belongs to, if any, and the CSP
-   * widening its final redirect needs (the client's redirect URI when consent was given before).
-   */
-  async function oauthContext(c: Context<WebEnv>, query: string | undefined): Promise<OAuthRequestView | undefined> {
-    if (query === undefined) return undefined;
-    const view = await viewOAuthRequest(store.db, query);
-    const target = view ? formTargetOf(view.redirectUri) : undefined;
-    if (target) c.set('formTargets', [target]);
-    return view;
-  }
+  const oauthContext = (c: Context<WebEnv>, query: string | undefined) => pendingAuthorization(c, store.db, query);
 
   /**
    * Signs in or up through better-auth. With `oauth_query`, its after-hook continues the
