@@ -5,6 +5,14 @@ export interface Config {
   databaseUrl: string;
   publicUrl: string;
   logLevel: string;
+  digest: {
+    /** UTC hour at which each project's daily window closes and its digest runs. */
+    hourUtc: number;
+    /** `file:DIR` for scheduled runs; unset: the scheduler only sweeps runs whose process died. */
+    source: string | undefined;
+    tickMs: number;
+    leaseMs: number;
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { port?: number } = {}): Config {
@@ -17,6 +25,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
     databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/signals.db',
     publicUrl,
     logLevel: env.LOG_LEVEL ?? 'info',
+    digest: {
+      hourUtc: parseBounded('DIGEST_HOUR_UTC', env.DIGEST_HOUR_UTC ?? '6', 0, 23),
+      source: env.DIGEST_SOURCE?.trim() || undefined,
+      tickMs: parseBounded('DIGEST_TICK_SECONDS', env.DIGEST_TICK_SECONDS ?? '60', 1, 3_600) * 1000,
+      leaseMs: parseBounded('DIGEST_LEASE_SECONDS', env.DIGEST_LEASE_SECONDS ?? '60', 1, 3_600) * 1000,
+    },
   };
 }
 
@@ -24,4 +38,10 @@ export function parsePort(text: string): number {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`port "${text}" is not a number from 0 to 65535`);
   return port;
+}
+
+function parseBounded(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} "${text}" is not a whole number from ${min} to ${max}`);
+  return value;
 }

@@ -23,6 +23,7 @@ import { openStore, type Store } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import { authSecret } from '../store/settings.ts';
 import { upsertProject } from '../store/projects.ts';
+import { digestRun } from './digest.ts';
 import { UsageError, UserError } from './errors.ts';
 
 const USAGE = `Usage: signals <command> [options]  (add --json for one JSON object on stdout)
@@ -36,8 +37,11 @@ const USAGE = `Usage: signals <command> [options]  (add --json for one JSON obje
   import FILE                              import a bundle (FILE "-" reads stdin); all or nothing
   export [--project P]                     print a bundle that import reads back
   demo                                     create demo account, projects and data; print a key
+  digest run --project P [--since 24h|DATE] [--until DATE] [--source file:DIR]
+                                           collect, analyze and brief one window (progress on stderr)
 
-Environment: DATABASE_URL (default sqlite:./data/signals.db), PORT, HOST, PUBLIC_URL, LOG_LEVEL.`;
+Environment: DATABASE_URL (default sqlite:./data/signals.db), PORT, HOST, PUBLIC_URL, LOG_LEVEL,
+DIGEST_SOURCE, DIGEST_HOUR_UTC (see docs/pipeline.md).`;
 
 interface Out {
   json: boolean;
@@ -63,6 +67,9 @@ export async function main(argv: string[]): Promise<number> {
         url: { type: 'string' },
         category: { type: 'string' },
         project: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        source: { type: 'string' },
       },
     });
   } catch (err) {
@@ -182,6 +189,21 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
         const result = await createDemo(store);
         out.print(result, `Demo account ${result.email}, projects ${result.projects.join(', ')}.\nAPI key (shown once): ${result.key}`);
       });
+    case 'digest run': {
+      wants('digest run', 2);
+      if (typeof values.project !== 'string') throw new UsageError('"digest run" needs --project P (a project id or URL)');
+      const project = values.project;
+      return withStore(async (store) => {
+        const { summary, human } = await digestRun(store, {
+          projectId: await projectOfAnyOwner(store, project),
+          since: values.since as string | undefined,
+          until: values.until as string | undefined,
+          source: values.source as string | undefined,
+          json: out.json,
+        });
+        out.print(summary, human);
+      });
+    }
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }

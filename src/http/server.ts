@@ -8,6 +8,8 @@ import { authSecret } from '../store/settings.ts';
 import { openAuth } from '../auth/better-auth.ts';
 import { migrate } from '../store/migrate.ts';
 import { createApp } from './app.ts';
+import { startScheduler } from '../ingest/digest/scheduler.ts';
+import { sourceFrom } from '../ingest/digest/sources.ts';
 
 export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -20,6 +22,15 @@ export async function runServer(config: Config): Promise<void> {
   const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: config.publicUrl, logger });
   const app = createApp({ store, logger, lastUsed, auth, config: { publicUrl: config.publicUrl, host: config.host } });
 
+  const scheduler = startScheduler({
+    store,
+    logger,
+    hourUtc: config.digest.hourUtc,
+    source: config.digest.source === undefined ? undefined : sourceFrom(config.digest.source),
+    tickMs: config.digest.tickMs,
+    leaseMs: config.digest.leaseMs,
+  });
+
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info({ url: `http://${config.host}:${info.port}`, publicUrl: config.publicUrl, database: store.location }, 'listening');
   });
@@ -28,6 +39,7 @@ export async function runServer(config: Config): Promise<void> {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       server.close(async () => {
+        await scheduler.stop();
         await lastUsed.flush().catch((err) => logger.warn({ err }, 'could not record key use'));
         await store.close();
         resolve();

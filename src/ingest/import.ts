@@ -10,7 +10,7 @@ import { competitorKey } from '../store/competitors.ts';
 import { toJson } from '../store/json.ts';
 import { upsertProject } from '../store/projects.ts';
 import { idsOwnedElsewhere, upsertBriefs, upsertPosts, upsertRuns, upsertSignals, upsertThemes } from '../store/writes.ts';
-import { normalizePermalinkKey } from '../domain/permalink.ts';
+import { postRowOf } from './rows.ts';
 import { BundleError, memoryOf, type Bundle, type BundleProject } from './bundle.ts';
 
 export interface ImportCounts {
@@ -76,20 +76,7 @@ async function writeProject(trx: Store['db'], ownerId: string, p: BundleProject,
   });
   await upsertPosts(
     trx,
-    p.posts.map((post) => ({
-      project_id: p.id,
-      id: post.id,
-      url: post.url,
-      permalink: post.permalink,
-      permalink_key: normalizePermalinkKey(post.permalink),
-      community: post.community,
-      title: post.title,
-      selftext: post.selftext,
-      author: post.author,
-      score: post.score,
-      post_created_at: post.postCreatedAt,
-      comments: toJson(post.comments),
-    })),
+    p.posts.map((post) => postRowOf(p.id, post)),
   );
   await upsertThemes(
     trx,

@@ -1,6 +1,6 @@
 import type { DigestRun, RunStatus } from '../domain/resources.ts';
 import type { Db } from './db.ts';
-import { parseJson } from './json.ts';
+import { parseJson, toJson } from './json.ts';
 import { prepareQuery } from './prepared.ts';
 
 const runWithOwner = prepareQuery({ ownerId: 'string', runId: 'string' }, (db, a) =>
@@ -26,4 +26,100 @@ export async function runOfOwner(db: Db, ownerId: string, runId: string): Promis
     signalCounts: parseJson(row.signal_counts),
     postsAnalyzed: Number(row.posts_analyzed),
   };
+}
+
+export interface NewRun {
+  id: string;
+  projectId: string;
+  windowStart: string;
+  windowEnd: string;
+  at: string;
+}
+
+/** A run starts `queued` (DESIGN §4: queued → running → complete | failed). */
+export async function insertQueuedRun(db: Db, run: NewRun): Promise<void> {
+  await db
+    .insertInto('runs')
+    .values({
+      id: run.id,
+      project_id: run.projectId,
+      window_start: run.windowStart,
+      window_end: run.windowEnd,
+      status: 'queued',
+      signal_counts: toJson({}),
+      posts_analyzed: 0,
+      error: null,
+      created_at: run.at,
+      updated_at: run.at,
+    })
+    .execute();
+}
+
+/** The arrows of DESIGN §4's run status machine; a status only ever moves along one of them. */
+const NEXT: Record<RunStatus, readonly RunStatus[]> = {
+  queued: ['running', 'failed'],
+  running: ['complete', 'failed'],
+  complete: [],
+  failed: [],
+};
+
+export interface RunUpdate {
+  signalCounts?: Record<string, number>;
+  postsAnalyzed?: number;
+  error?: string;
+}
+
+/**
+ * Moves a run to `to` if its current status has an arrow there; false when it does not (it was
+ * already finished, e.g. failed by a sweep after its lease expired), so a late writer never moves
+ * a status backwards.
+ */
+export async function advanceRun(db: Db, runId: string, to: RunStatus, update: RunUpdate = {}, at = new Date().toISOString()): Promise<boolean> {
+  const from = (Object.keys(NEXT) as RunStatus[]).filter((s) => NEXT[s].includes(to));
+  const result = await db
+    .updateTable('runs')
+    .set({
+      status: to,
+      updated_at: at,
+      ...(update.signalCounts ? { signal_counts: toJson(update.signalCounts) } : {}),
+      ...(update.postsAnalyzed !== undefined ? { posts_analyzed: update.postsAnalyzed } : {}),
+      ...(update.error !== undefined ? { error: update.error } : {}),
+    })
+    .where('id', '=', runId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Counts kept as a run goes, so a run read mid-way (or after a failure) shows its progress. */
+export async function recordRunProgress(db: Db, runId: string, update: Required<Pick<RunUpdate, 'signalCounts' | 'postsAnalyzed'>>): Promise<void> {
+  await db
+    .updateTable('runs')
+    .set({ signal_counts: toJson(update.signalCounts), posts_analyzed: update.postsAnalyzed, updated_at: new Date().toISOString() })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+/** The project's runs for the window ending at `windowEnd` (the scheduler's "did this slot run?"). */
+export async function runsEndingAt(db: Db, projectId: string, windowEnd: string) {
+  return db
+    .selectFrom('runs')
+    .select(['id', 'status', 'error'])
+    .where('project_id', '=', projectId)
+    .where('window_end', '=', windowEnd)
+    .execute();
+}
+
+/** Where the next scheduled window starts: the end of the project's newest complete run. */
+export async function lastCompleteWindowEnd(db: Db, projectId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('runs')
+    .select('window_end')
+    .where('project_id', '=', projectId)
+    .where('status', '=', 'complete')
+    .orderBy('window_end', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.window_end;
 }

@@ -120,6 +120,14 @@ export interface CompetitorTotalsTable {
   last_seen_at: string;
 }
 
+/** Who may run a project's digest now (DESIGN §8); see migration 003. */
+export interface DigestLeasesTable {
+  project_id: string;
+  holder: string | null;
+  run_id: string | null;
+  expires_at: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -183,4 +191,5 @@ export interface Schema {
   theme_totals: ThemeTotalsTable;
   competitor_totals: CompetitorTotalsTable;
   settings: SettingsTable;
+  digest_leases: DigestLeasesTable;
 }

@@ -16,10 +16,14 @@ export interface FoundSignal {
   /** A verbatim slice of the post's title or text or of one comment. */
   quote: string;
   author: string;
+  /** When the quoted post or comment was written (ISO): the signal's `seenAt`. */
+  at: string;
   /** The product, for `competitor` signals (its display name); null otherwise. */
   competitor: string | null;
   /** For pains: a content move (what to write or do about it). */
   moves: { content: Move } | null;
+  /** For `competitor` signals: the sentence also voices a complaint (the product's weakness). */
+  complaint: boolean;
 }
 
 /** What the analyzer needs to know of the project: who its competitors are, what to ignore. */

@@ -15,7 +15,7 @@
 import type { BundleComment } from '../bundle.ts';
 import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
-import { escapeRegExp, excludedPhrases, mentionsAny, sentences, shorten } from './text.ts';
+import { escapeRegExp, excludedPhrases, mentionsAny, productKey, sentences, shorten } from './text.ts';
 
 const MAX_QUOTE = 300;
 const MIN_PAIN = 20;
@@ -42,6 +42,9 @@ const COMPARISON_CONTEXTS: RegExp[] = [
   /\b(?:better|faster|worse|slower|cheaper) than ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
 ];
 
+/** A word every comparison context contains (kept in step with COMPARISON_CONTEXTS). */
+const COMPARISON_HINT = /\b(?:switch\w*|moved|moving|migrated|came over|went back|alternatives?|instead|vs\.?|versus|than)(?!\w)/i;
+
 /** Words that follow "switched from" or "vs" without being products. */
 const NOT_PRODUCTS = new Set(
   (
@@ -54,10 +57,7 @@ const NOT_PRODUCTS = new Set(
   ).split(' '),
 );
 
-/** One key per product however it is written: "Ollama", "ollama" and "OLLAMA" are one. */
-export function productKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9.+]/g, '');
-}
+export { productKey };
 
 export const rulesAnalyzer: Analyzer = {
   name: 'rules',
@@ -75,21 +75,23 @@ export const rulesAnalyzer: Analyzer = {
       found.push(signal);
     };
 
-    for (const { text, author } of passages(thread)) {
+    for (const { text, author, at } of passages(thread)) {
       if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
       for (const sentence of sentences(text)) {
         if (mentionsAny(sentence, excluded)) continue;
         const quote = shorten(sentence, MAX_QUOTE);
+        const pain = isPain(sentence);
         for (const product of productsIn(sentence, known)) {
           if (productKey(product) === productKey(memory.name)) continue;
-          add({ kind: 'competitor', quote, author, competitor: product, moves: null });
+          add({ kind: 'competitor', quote, author, at, competitor: product, moves: null, complaint: pain });
         }
-        if (counts.pain < MAX_PER_KIND.pain && isPain(sentence)) {
+        if (counts.pain < MAX_PER_KIND.pain && pain) {
           counts.pain += 1;
-          add({ kind: 'pain', quote, author, competitor: null, moves: { content: contentMove(quote, thread.community, memory.name) } });
+          const moves = { content: contentMove(quote, thread.community, memory.name) };
+          add({ kind: 'pain', quote, author, at, competitor: null, moves, complaint: false });
         } else if (counts.content < MAX_PER_KIND.content && isQuestion(sentence)) {
           counts.content += 1;
-          add({ kind: 'content', quote, author, competitor: null, moves: null });
+          add({ kind: 'content', quote, author, at, competitor: null, moves: null, complaint: false });
         }
       }
     }
@@ -98,12 +100,18 @@ export const rulesAnalyzer: Analyzer = {
 };
 
 /** The thread's texts in reading order: title, post text, then comments depth-first. */
-function* passages(thread: SourceThread): Generator<{ text: string; author: string }> {
-  yield { text: thread.title, author: thread.author };
-  if (thread.selftext) yield { text: thread.selftext, author: thread.author };
-  const walk = function* (comments: BundleComment[]): Generator<{ text: string; author: string }> {
+interface Passage {
+  text: string;
+  author: string;
+  at: string;
+}
+
+function* passages(thread: SourceThread): Generator<Passage> {
+  yield { text: thread.title, author: thread.author, at: thread.postCreatedAt };
+  if (thread.selftext) yield { text: thread.selftext, author: thread.author, at: thread.postCreatedAt };
+  const walk = function* (comments: BundleComment[]): Generator<Passage> {
     for (const c of comments) {
-      yield { text: c.body, author: c.author };
+      yield { text: c.body, author: c.author, at: c.createdAt };
       yield* walk(c.replies);
     }
   };
@@ -136,6 +144,8 @@ function knownProducts(memory: AnalyzerMemory): KnownProduct[] {
 export function productsIn(sentence: string, known: readonly KnownProduct[]): string[] {
   const out = new Map<string, string>();
   for (const k of known) if (k.pattern.test(sentence)) out.set(productKey(k.name), k.name);
+  // Most sentences compare nothing: one cheap test spares them the five context patterns.
+  if (!COMPARISON_HINT.test(sentence)) return [...out.values()];
   for (const context of COMPARISON_CONTEXTS) {
     for (const match of sentence.matchAll(context)) {
       for (const raw of match.slice(1)) {

@@ -64,3 +64,8 @@ export function shorten(text: string, max: number): string {
   const space = cut.lastIndexOf(' ');
   return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '');
 }
+
+/** One key per product however it is written: "LM Studio", "lmstudio" and "LM-Studio" are one. */
+export function productKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9.+]/g, '');
+}

@@ -1,0 +1,106 @@
+/**
+ * `signals digest run --project P [--since 24h] [--until T] [--source file:DIR]` (DESIGN §8):
+ * one digest run in this process, progress on stderr, a summary on stdout (`--json`: the
+ * DigestSummary object). Exit 0 when the run completes, 1 when it cannot start (no such project,
+ * another process is running it, bad window or source) or fails (the run is recorded `failed`
+ * with the reason, which is printed). SIGINT/SIGTERM fail the run cleanly before exiting.
+ */
+import pino from 'pino';
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import type { Store } from '../store/db.ts';
+import { DigestError, runDigest, type DigestProgress, type DigestSummary } from '../ingest/digest/run.ts';
+import { sourceFrom } from '../ingest/digest/sources.ts';
+import { parseInstant, parseSince, WindowError } from '../ingest/digest/window.ts';
+import { UserError } from './errors.ts';
+
+export interface DigestRunArgs {
+  projectId: string;
+  since?: string;
+  until?: string;
+  source?: string;
+  json: boolean;
+}
+
+const PROGRESS_EVERY_MS = 1_000;
+
+export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ summary: DigestSummary; human: string }> {
+  const now = new Date();
+  let window;
+  let source;
+  try {
+    const end = args.until ? parseInstant(args.until, '--until') : now;
+    window = { start: parseSince(args.since ?? '24h', end), end };
+    source = sourceFrom(args.source ?? loadConfig().digest.source);
+  } catch (err) {
+    if (err instanceof WindowError || err instanceof DigestError) throw new UserError(err.message);
+    throw err;
+  }
+
+  const abort = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => abort.abort(new Error(`interrupted by ${signal}`));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = progressPrinter();
+  try {
+    const summary = await runDigest({
+      store,
+      projectId: args.projectId,
+      source,
+      window,
+      signal: abort.signal,
+      // Warnings and errors only, on stderr beside the progress lines; stdout stays the summary's.
+      logger: createLogger(process.env.LOG_LEVEL ?? 'warn', pino.destination(2)),
+      leaseMs: loadConfig().digest.leaseMs,
+      onProgress: progress.update,
+    });
+    progress.done();
+    if (summary.status === 'failed') throw new UserError(`digest ${summary.runId} failed: ${summary.error}`);
+    return { summary, human: describeSummary(summary) };
+  } catch (err) {
+    if (err instanceof DigestError) throw new UserError(err.message);
+    throw err;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
+/** One stderr line a second at most, and one at each change of stage. */
+function progressPrinter() {
+  let last = 0;
+  let stage = '';
+  let latest: DigestProgress | undefined;
+  const print = (p: DigestProgress) => {
+    process.stderr.write(
+      `digest: ${p.stage}: ${p.itemsRead.toLocaleString('en-US')} lines read, ${p.postsCollected.toLocaleString('en-US')} posts collected, ` +
+        `${p.postsAnalyzed.toLocaleString('en-US')} analyzed, ${p.signalsFound.toLocaleString('en-US')} signals found\n`,
+    );
+  };
+  return {
+    update(p: DigestProgress) {
+      latest = p;
+      const t = Date.now();
+      if (p.stage !== stage || t - last >= PROGRESS_EVERY_MS) {
+        stage = p.stage;
+        last = t;
+        print(p);
+      }
+    },
+    done() {
+      if (latest) print(latest);
+    },
+  };
+}
+
+function describeSummary(s: DigestSummary): string {
+  const counts = Object.entries(s.signalCounts)
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(', ');
+  return [
+    `Digest ${s.runId} ${s.status} for ${s.window.label} (${s.source}, ${s.analyzer} analyzer, ${(s.durationMs / 1000).toFixed(1)} s).`,
+    `Posts analyzed: ${s.postsAnalyzed}. Signals: ${counts} (${s.signalsAdded} new).`,
+    `Themes: ${s.themesCreated} new, ${s.themesUpdated} updated.`,
+    s.brief ? `Brief ${s.brief.id}: ${s.brief.items} items (briefs.list shows it).` : 'No brief: nothing in this window to report.',
+  ].join('\n');
+}

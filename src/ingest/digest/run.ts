@@ -1,0 +1,390 @@
+/**
+ * One digest run (DESIGN §8): collect a window's threads from a source, analyze them, group the
+ * pains into themes, write the brief and record the run. Used by `signals digest run`, by the
+ * scheduler inside `signals serve`, and by `signals demo`.
+ *
+ * - Exactly one run per project at a time, across processes: the run starts by claiming the
+ *   project's lease (store/leases.ts) and renews it while it works; losing it aborts the run.
+ * - The run record follows DESIGN §4: `queued` when claimed, `running` while collecting, then
+ *   `complete`, or `failed` with the reason in `runs.error` and in the log.
+ * - Threads are handled in batches (collect → analyze → group → write in one transaction), so
+ *   memory holds one batch plus the theme index whatever the input size, and a failure loses at
+ *   most the batch in flight.
+ * - Re-running a window adds nothing twice: signal ids derive from project + post + kind + quote,
+ *   so known signals are skipped (and keep their theme); posts are upserted; the brief's id derives
+ *   from the window, so it is replaced, not duplicated.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../../logger.ts';
+import { derivedId, newId } from '../../domain/ids.ts';
+import type { ProjectMemory, SignalKind } from '../../domain/resources.ts';
+import type { Store } from '../../store/db.ts';
+import { competitorKey } from '../../store/competitors.ts';
+import { existingSignalIds, painThemeDocs, productNames, themeSignalsInWindow, themesInWindow, writeDigestBatch } from '../../store/digest.ts';
+import { toJson } from '../../store/json.ts';
+import { claimLease, releaseLease, renewLease } from '../../store/leases.ts';
+import { getProject } from '../../store/projects.ts';
+import { advanceRun, recordRunProgress } from '../../store/runs.ts';
+import type { SignalsTable, ThemesTable } from '../../store/schema.ts';
+import { upsertBriefs } from '../../store/writes.ts';
+import { postRowOf } from '../rows.ts';
+import type { Analyzer, FoundSignal } from '../analyze/analyzer.ts';
+import { rulesAnalyzer } from '../analyze/rules.ts';
+import { productKey } from '../analyze/text.ts';
+import type { Source, SourceThread } from '../sources/source.ts';
+import { buildBrief, type RankedTheme } from './brief.ts';
+import { ThemeGrouper } from './themes.ts';
+import { windowLabel, type Window } from './window.ts';
+
+export const DEFAULT_LEASE_MS = 60_000;
+const BATCH_THREADS = 500;
+const RANKED_THEMES = 40;
+const SIGNALS_PER_RANKED_THEME = 5;
+
+export interface DigestProgress {
+  stage: 'reading' | 'analyzing' | 'briefing';
+  /** Input lines (or API items) read by the source. */
+  itemsRead: number;
+  postsCollected: number;
+  postsAnalyzed: number;
+  signalsFound: number;
+}
+
+export interface DigestOptions {
+  store: Store;
+  projectId: string;
+  source: Source;
+  window: Window;
+  analyzer?: Analyzer;
+  logger?: Logger;
+  onProgress?: (progress: DigestProgress) => void;
+  /** Aborting fails the run with the signal's reason (e.g. SIGTERM). */
+  signal?: AbortSignal;
+  /** Lease length; the holder renews it every third of it. */
+  leaseMs?: number;
+  /** Who holds the lease (default: host:pid:random); shows in the log of a losing process. */
+  holder?: string;
+  batchThreads?: number;
+  /** Scheduler: do nothing if this window already has a run that did not fail. */
+  oncePerWindow?: boolean;
+  /** The run's clock (tests, the demo's fixed history). */
+  now?: () => Date;
+}
+
+export interface DigestSummary {
+  runId: string;
+  projectId: string;
+  status: 'complete' | 'failed';
+  source: string;
+  analyzer: string;
+  window: { start: string; end: string; label: string };
+  postsAnalyzed: number;
+  signalCounts: Record<SignalKind, number>;
+  /** Signals this run stored for the first time (0 when re-running a window). */
+  signalsAdded: number;
+  themesCreated: number;
+  themesUpdated: number;
+  brief: { id: string; items: number } | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** The project cannot run a digest as asked: a user error, nothing was recorded. */
+export class DigestError extends Error {}
+
+/** Another process holds the project's lease: its run goes on, nothing was recorded here. */
+export class DigestBusyError extends DigestError {
+  constructor(
+    readonly projectId: string,
+    readonly heldBy: string | null,
+    readonly runId: string | null,
+  ) {
+    super(`a digest of project ${projectId} is already running${runId ? ` (${runId}${heldBy ? `, held by ${heldBy}` : ''})` : ''}`);
+  }
+}
+
+export function leaseHolder(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+export async function runDigest(options: DigestOptions): Promise<DigestSummary> {
+  const { store, projectId, source, window } = options;
+  const now = options.now ?? (() => new Date());
+  const analyzer = options.analyzer ?? rulesAnalyzer;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const holder = options.holder ?? leaseHolder();
+  const started = Date.now();
+  if (window.end.getTime() <= window.start.getTime()) throw new DigestError('the window is empty: --since must be before its end');
+
+  const project = await getProject(store.db, projectId);
+  if (!project) throw new DigestError(`no project "${projectId}"`);
+  const memory = project.memory;
+  if (memory.communities.length === 0) {
+    throw new DigestError(`project ${projectId} watches no community yet (add one with memory.edit: add_community)`);
+  }
+
+  const runId = newId('run');
+  const claim = await claimLease(store, holder, {
+    id: runId,
+    projectId,
+    windowStart: window.start.toISOString(),
+    windowEnd: window.end.toISOString(),
+    at: now().toISOString(),
+  }, leaseMs, { oncePerWindow: options.oncePerWindow });
+  if (!claim.claimed) throw new DigestBusyError(projectId, claim.heldBy, claim.runId);
+  for (const expired of claim.expiredRuns) {
+    options.logger?.warn({ runId: expired, projectId }, 'digest run failed: its process stopped before finishing (lease expired)');
+  }
+
+  const log = options.logger?.child({ runId, projectId, source: source.name, analyzer: analyzer.name });
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort(options.signal?.reason ?? new Error('aborted'));
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (options.signal?.aborted) onOuterAbort();
+  const heartbeat = setInterval(() => {
+    renewLease(store, projectId, holder, runId, leaseMs)
+      .then((ours) => {
+        if (!ours) abort.abort(new Error('lost the project lease (another process took over after it expired)'));
+      })
+      .catch((err: unknown) => log?.warn({ err }, 'could not renew the digest lease; retrying'));
+  }, Math.max(50, Math.floor(leaseMs / 3)));
+  heartbeat.unref();
+
+  const work = new RunWork(store, projectId, memory, analyzer, options.batchThreads ?? BATCH_THREADS, now);
+  const label = windowLabel(window);
+  const base = {
+    runId,
+    projectId,
+    source: source.name,
+    analyzer: analyzer.name,
+    window: { start: window.start.toISOString(), end: window.end.toISOString(), label },
+  };
+  try {
+    await advanceRun(store.db, runId, 'running', {}, now().toISOString());
+    log?.info({ window: label }, 'digest run started');
+    await work.seed();
+    let itemsRead = 0;
+    const progress = (stage: DigestProgress['stage']) =>
+      options.onProgress?.({ stage, itemsRead, postsCollected: work.postsCollected, postsAnalyzed: work.postsAnalyzed, signalsFound: work.signalsFound });
+    const threads = source.threads({
+      communities: memory.communities.map((c) => c.name),
+      since: window.start,
+      until: window.end,
+      signal: abort.signal,
+      onProgress: (p) => {
+        itemsRead = p.itemsRead;
+        progress('reading');
+      },
+    });
+    for await (const thread of threads) {
+      abort.signal.throwIfAborted();
+      if (work.add(thread)) {
+        await work.flush(abort.signal);
+        await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
+        progress('analyzing');
+      }
+    }
+    await work.flush(abort.signal);
+    progress('briefing');
+    const brief = await work.writeBrief(window, label);
+    abort.signal.throwIfAborted();
+    const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
+    if (!(await advanceRun(store.db, runId, 'complete', counts, now().toISOString()))) {
+      throw new Error('the run was marked failed while it worked (its lease expired)');
+    }
+    const summary: DigestSummary = { ...base, status: 'complete', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
+    log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
+    return summary;
+  } catch (err) {
+    const reason = abort.signal.aborted ? describe(abort.signal.reason) : describe(err);
+    const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
+    await advanceRun(store.db, runId, 'failed', { ...counts, error: reason }, now().toISOString()).catch((e: unknown) =>
+      log?.error({ err: e }, 'could not record the digest run as failed'),
+    );
+    log?.error({ err, reason }, 'digest run failed');
+    return { ...base, status: 'failed', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
+  } finally {
+    clearInterval(heartbeat);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    await releaseLease(store, projectId, holder, runId).catch((err: unknown) => log?.warn({ err }, 'could not release the digest lease'));
+  }
+}
+
+function describe(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return String(reason);
+}
+
+/** The state of one run between batches: pending threads, counts, the theme index. */
+class RunWork {
+  postsCollected = 0;
+  postsAnalyzed = 0;
+  signalsFound = 0;
+  signalsAdded = 0;
+  readonly signalCounts: Record<SignalKind, number> = { pain: 0, competitor: 0, content: 0 };
+  private pending: { thread: SourceThread; found: FoundSignal[] }[] = [];
+  private readonly grouper: ThemeGrouper;
+  private readonly seenPosts = new Set<string>();
+  private readonly spellings = new Map<string, string>();
+  private readonly competitorThemes = new Set<string>();
+  private themesCreated = 0;
+  private readonly themesTouched = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly projectId: string,
+    private readonly memory: ProjectMemory,
+    private readonly analyzer: Analyzer,
+    private readonly batchThreads: number,
+    private readonly now: () => Date,
+  ) {
+    this.grouper = new ThemeGrouper((quote) => derivedId('sov', projectId, 'pain', quote));
+  }
+
+  /** The project's themes and product spellings as they stand before this run. */
+  async seed(): Promise<void> {
+    for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs);
+    for (const competitor of this.memory.competitors) this.spellings.set(productKey(competitor.name), competitor.name);
+    for (const name of await productNames(this.store.db, this.projectId)) {
+      if (!this.spellings.has(productKey(name))) this.spellings.set(productKey(name), name);
+    }
+  }
+
+  /** Analyzes one thread; true when a batch is ready to write. */
+  add(thread: SourceThread): boolean {
+    // A source hands out each thread once; this guards a file listing the same post twice.
+    if (this.seenPosts.has(thread.id)) return false;
+    this.seenPosts.add(thread.id);
+    this.postsCollected += 1;
+    const found = this.analyzer.analyze(thread, this.memory);
+    this.postsAnalyzed += 1;
+    this.signalsFound += found.length;
+    for (const s of found) this.signalCounts[s.kind] += 1;
+    this.pending.push({ thread, found });
+    return this.pending.length >= this.batchThreads;
+  }
+
+  async flush(signal: AbortSignal): Promise<void> {
+    if (this.pending.length === 0) return;
+    signal.throwIfAborted();
+    const batch = this.pending;
+    this.pending = [];
+    const at = this.now().toISOString();
+    const rows: SignalsTable[] = [];
+    for (const { thread, found } of batch) {
+      for (const s of found) rows.push(this.signalRow(thread, s));
+    }
+    const known = await existingSignalIds(this.store.db, rows.map((r) => r.id));
+    const fresh = rows.filter((r) => !known.has(r.id));
+    const titles = new Map(batch.map(({ thread }) => [thread.id, thread.title]));
+    const competitorThemes: ThemesTable[] = [];
+    for (const row of fresh) {
+      if (row.kind === 'pain') {
+        const placement = this.grouper.add({ quote: row.quote, title: titles.get(row.post_id) ?? '' });
+        row.theme_id = placement.themeId;
+        if (placement.founded) this.themesCreated += 1;
+      } else if (row.kind === 'competitor' && row.theme_id !== null) {
+        if (!this.competitorThemes.has(row.theme_id)) this.themesCreated += 1;
+        this.competitorThemes.add(row.theme_id);
+        competitorThemes.push(competitorTheme(row.theme_id, this.projectId, row.competitor!, at));
+      }
+    }
+    const painThemes = this.grouper.changedThemes().map((theme) => {
+      theme.changed = false;
+      this.themesTouched.add(theme.id);
+      return {
+        id: theme.id,
+        project_id: this.projectId,
+        type: 'pain',
+        title: this.grouper.title(theme),
+        summary: this.grouper.summary(theme),
+        updated_at: at,
+        post_count: 0,
+        signal_count: 0,
+        first_seen_at: null,
+        last_seen_at: null,
+      } satisfies ThemesTable;
+    });
+    const uniqueCompetitorThemes = [...new Map(competitorThemes.map((t) => [t.id, t])).values()];
+    for (const t of uniqueCompetitorThemes) this.themesTouched.add(t.id);
+    await writeDigestBatch(this.store.db, this.projectId, {
+      posts: batch.map(({ thread }) => postRowOf(this.projectId, thread)),
+      signals: fresh,
+      themes: [...painThemes, ...uniqueCompetitorThemes],
+    });
+    this.signalsAdded += fresh.length;
+  }
+
+  themeCounts() {
+    return { themesCreated: this.themesCreated, themesUpdated: this.themesTouched.size - this.themesCreated };
+  }
+
+  /** The window's brief, written under an id derived from the window (a re-run replaces it). */
+  async writeBrief(window: Window, label: string): Promise<{ id: string; items: number } | null> {
+    const start = window.start.toISOString();
+    const end = window.end.toISOString();
+    const ranked = async (type: 'pain' | 'competitor'): Promise<RankedTheme[]> => {
+      const out: RankedTheme[] = [];
+      for (const theme of await themesInWindow(this.store.db, this.projectId, type, start, end, RANKED_THEMES)) {
+        const signals = await themeSignalsInWindow(this.store.db, theme.themeId, start, end, SIGNALS_PER_RANKED_THEME);
+        if (signals.length > 0) out.push({ theme, signals });
+      }
+      return out;
+    };
+    const pains = await ranked('pain');
+    const rivals = await ranked('competitor');
+    const sections = buildBrief({
+      project: { name: this.memory.name, offerings: this.memory.offerings },
+      pains,
+      rivals,
+      fit: (text, theme) => this.grouper.similarity(text, `${theme.theme.title} ${theme.signals.map((s) => s.quote).join(' ')}`),
+    });
+    const items = sections.reduce((n, s) => n + s.items.length, 0);
+    if (items === 0) return null;
+    const id = derivedId('brf', this.projectId, start, end);
+    await upsertBriefs(this.store.db, [
+      { id, project_id: this.projectId, window: label, window_start: start, window_end: end, created_at: this.now().toISOString(), sections: toJson(sections) },
+    ]);
+    return { id, items };
+  }
+
+  private signalRow(thread: SourceThread, s: FoundSignal): SignalsTable {
+    const competitor = s.competitor === null ? null : (this.spellings.get(productKey(s.competitor)) ?? this.remember(s.competitor));
+    const key = competitor === null ? null : competitorKey(competitor);
+    return {
+      id: derivedId('sig', this.projectId, thread.id, s.kind, s.quote, key ?? ''),
+      project_id: this.projectId,
+      post_id: thread.id,
+      kind: s.kind,
+      quote: s.quote,
+      author: s.author,
+      // Pains get their theme when grouped; a competitor's complaint joins that product's theme.
+      theme_id: s.kind === 'competitor' && s.complaint && key !== null ? derivedId('sov', this.projectId, 'competitor', key) : null,
+      competitor,
+      competitor_key: key,
+      seen_at: s.at,
+      moves: toJson(s.moves ?? {}),
+    };
+  }
+
+  private remember(name: string): string {
+    this.spellings.set(productKey(name), name);
+    return name;
+  }
+}
+
+function competitorTheme(id: string, projectId: string, product: string, at: string): ThemesTable {
+  return {
+    id,
+    project_id: projectId,
+    type: 'competitor',
+    title: `${product} shortcomings`,
+    summary: `What people say goes wrong with ${product}: its bugs, gaps and costs as users report them.`,
+    updated_at: at,
+    post_count: 0,
+    signal_count: 0,
+    first_seen_at: null,
+    last_seen_at: null,
+  };
+}

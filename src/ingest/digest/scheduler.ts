@@ -1,0 +1,109 @@
+/**
+ * The daily digest inside `signals serve` (DESIGN §8): every tick, for each project that watches a
+ * community, run the window that ended at the latest `DIGEST_HOUR_UTC:00` unless that slot already
+ * has a run (complete, in progress, or failed MAX_ATTEMPTS times). The window starts where the
+ * project's last complete run ended (at most MAX_CATCH_UP back), else one day before the slot.
+ *
+ * Several processes may run this against one PostgreSQL: the project lease decides which one
+ * runs a slot (the others get DigestBusyError and move on). The "slot already has a run" check is
+ * repeated inside the lease claim (`oncePerWindow`), because a fast run can start and finish
+ * between another process's first check and its claim. Each tick also sweeps expired leases, so a
+ * run whose process was killed reads `failed` within one tick plus the lease length, and is retried.
+ */
+import type { Logger } from '../../logger.ts';
+import type { Store } from '../../store/db.ts';
+import { sweepExpiredLeases } from '../../store/leases.ts';
+import { lastCompleteWindowEnd, runsEndingAt } from '../../store/runs.ts';
+import type { Source } from '../sources/source.ts';
+import { DigestBusyError, DigestError, runDigest } from './run.ts';
+
+const DAY = 86_400_000;
+/** A slot that failed this many times is left for a person to look at (`signals digest run`). */
+export const MAX_ATTEMPTS = 3;
+/** After downtime, one run catches up at most this far back. */
+const MAX_CATCH_UP = 7 * DAY;
+
+export interface SchedulerOptions {
+  store: Store;
+  logger: Logger;
+  /** Hour of the day (UTC) a project's daily window closes. */
+  hourUtc: number;
+  /** Where threads come from; undefined: no source configured, the scheduler only sweeps. */
+  source: Source | undefined;
+  tickMs?: number;
+  leaseMs?: number;
+  now?: () => Date;
+}
+
+export interface Scheduler {
+  /** One pass (the timer calls it; tests call it directly). */
+  tick(): Promise<void>;
+  /** Stops the timer, fails a run in progress cleanly, and waits for the tick to end. */
+  stop(): Promise<void>;
+}
+
+/** The latest slot at or before `now`: today's HOUR:00 UTC, or yesterday's if that is still ahead. */
+export function latestSlot(now: Date, hourUtc: number): Date {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hourUtc);
+  return new Date(today <= now.getTime() ? today : today - DAY);
+}
+
+export function startScheduler(options: SchedulerOptions): Scheduler {
+  const { store, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const log = logger.child({ component: 'digest-scheduler' });
+  const abort = new AbortController();
+  let running: Promise<void> | undefined;
+  let saidNoSource = false;
+
+  const tick = async () => {
+    for (const failed of await sweepExpiredLeases(store, now().toISOString())) {
+      log.warn(failed, 'digest run failed: its process stopped before finishing (lease expired)');
+    }
+    if (!options.source) {
+      if (!saidNoSource) log.info('no DIGEST_SOURCE configured: scheduled digests are off (signals digest run still works)');
+      saidNoSource = true;
+      return;
+    }
+    const slot = latestSlot(now(), options.hourUtc);
+    const projects = await store.db.selectFrom('projects').select(['id', 'communities']).where('communities', '!=', '[]').orderBy('id').execute();
+    for (const project of projects) {
+      if (abort.signal.aborted) return;
+      const runs = await runsEndingAt(store.db, project.id, slot.toISOString());
+      if (runs.some((r) => r.status !== 'failed') || runs.length >= MAX_ATTEMPTS) continue;
+      const last = await lastCompleteWindowEnd(store.db, project.id);
+      const start = last && Date.parse(last) >= slot.getTime() - MAX_CATCH_UP && Date.parse(last) < slot.getTime() ? new Date(last) : new Date(slot.getTime() - DAY);
+      try {
+        const summary = await runDigest({ store, projectId: project.id, source: options.source, window: { start, end: slot }, logger, leaseMs: options.leaseMs, signal: abort.signal, oncePerWindow: true });
+        if (summary.status === 'failed') log.warn({ projectId: project.id, runId: summary.runId, attempt: runs.length + 1 }, 'scheduled digest failed');
+      } catch (err) {
+        if (err instanceof DigestBusyError) log.debug({ projectId: project.id }, err.message);
+        else if (err instanceof DigestError) log.warn({ projectId: project.id }, err.message);
+        else log.error({ err, projectId: project.id }, 'scheduled digest could not start');
+      }
+    }
+  };
+
+  const safeTick = (): Promise<void> => {
+    // Ticks never overlap: a long run simply delays the next one.
+    running ??= tick()
+      .catch((err: unknown) => log.error({ err }, 'digest scheduler tick failed'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  const timer = setInterval(() => void safeTick(), options.tickMs ?? 60_000);
+  timer.unref();
+  void safeTick();
+
+  return {
+    tick: safeTick,
+    async stop() {
+      clearInterval(timer);
+      abort.abort(new Error('the service is shutting down'));
+      await running;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * What the digest pipeline reads and writes besides runs and leases: the project's existing pain
+ * themes (to seed incremental grouping), which signals it already has (so a re-run adds nothing
+ * twice), the batch writes, and the in-window rankings the brief is built from.
+ */
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+import { refreshDerived } from './derived.ts';
+import type { PostsTable, SignalsTable, ThemesTable } from './schema.ts';
+import { upsertPosts, upsertThemes } from './writes.ts';
+
+export interface ThemeDocs {
+  id: string;
+  docs: { quote: string; title: string }[];
+}
+
+/** Every pain theme with its signals' quote and post title, oldest theme and signal first. */
+export async function painThemeDocs(db: Db, projectId: string): Promise<ThemeDocs[]> {
+  const rows = await db
+    .selectFrom('signals as s')
+    .innerJoin('themes as t', 't.id', 's.theme_id')
+    .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
+    .select(['t.id as themeId', 's.quote', 'p.title'])
+    .where('s.project_id', '=', projectId)
+    .where('t.type', '=', 'pain')
+    .where('s.kind', '=', 'pain')
+    .orderBy('t.first_seen_at')
+    .orderBy('t.id')
+    .orderBy('s.seen_at')
+    .orderBy('s.id')
+    .execute();
+  const themes: ThemeDocs[] = [];
+  for (const row of rows) {
+    const last = themes[themes.length - 1];
+    if (last?.id === row.themeId) last.docs.push({ quote: row.quote, title: row.title });
+    else themes.push({ id: row.themeId, docs: [{ quote: row.quote, title: row.title }] });
+  }
+  return themes;
+}
+
+/** The ids among `ids` the store already holds. */
+export async function existingSignalIds(db: Db, ids: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 5_000) {
+    const rows = await db.selectFrom('signals').select('id').where('id', 'in', ids.slice(i, i + 5_000)).execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** The names competitors.list shows today, so a new spelling of a known product joins it. */
+export async function productNames(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('competitor_totals').select('name').where('project_id', '=', projectId).orderBy('name').execute();
+  return rows.map((r) => r.name);
+}
+
+export interface DigestBatch {
+  posts: PostsTable[];
+  signals: SignalsTable[];
+  themes: ThemesTable[];
+}
+
+/**
+ * One batch in one transaction: posts upserted (a re-collected thread brings its new comments),
+ * signals inserted unless present, touched themes upserted, then the derived counters. A batch is
+ * all or nothing; a run that fails between batches leaves whole batches, which a re-run keeps.
+ */
+export async function writeDigestBatch(db: Db, projectId: string, batch: DigestBatch): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await upsertPosts(trx, batch.posts);
+    await upsertThemes(trx, batch.themes);
+    for (let i = 0; i < batch.signals.length; i += 2_000) {
+      await trx
+        .insertInto('signals')
+        .values(batch.signals.slice(i, i + 2_000))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    }
+    await refreshDerived(trx, projectId);
+  });
+}
+
+export interface WindowTheme {
+  themeId: string;
+  type: string;
+  title: string;
+  summary: string;
+  posts: number;
+  topScore: number;
+}
+
+/** Themes with signals from the window's posts, by distinct posts there, then the best post's score. */
+export async function themesInWindow(db: Db, projectId: string, type: string, start: string, end: string, limit: number): Promise<WindowTheme[]> {
+  const rows = await db
+    .selectFrom('signals as s')
+    .innerJoin('themes as t', 't.id', 's.theme_id')
+    .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
+    .select((eb) => [
+      't.id as themeId',
+      't.type',
+      't.title',
+      't.summary',
+      eb.fn.count<string | number>(sql`distinct ${sql.ref('s.post_id')}`).as('posts'),
+      eb.fn.max('p.score').as('topScore'),
+    ])
+    .where('s.project_id', '=', projectId)
+    .where('t.type', '=', type)
+    .where('p.post_created_at', '>', start)
+    .where('p.post_created_at', '<=', end)
+    .groupBy(['t.id', 't.type', 't.title', 't.summary'])
+    .orderBy('posts', 'desc')
+    .orderBy('topScore', 'desc')
+    .orderBy('t.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, posts: Number(r.posts), topScore: Number(r.topScore) }));
+}
+
+export interface WindowSignal {
+  id: string;
+  kind: string;
+  quote: string;
+  author: string;
+  competitor: string | null;
+  moves: string;
+  postTitle: string;
+  postUrl: string;
+  community: string;
+  score: number;
+}
+
+/** A theme's signals from the window's posts, best-received post first. */
+export async function themeSignalsInWindow(db: Db, themeId: string, start: string, end: string, limit: number): Promise<WindowSignal[]> {
+  const rows = await db
+    .selectFrom('signals as s')
+    .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
+    .select(['s.id', 's.kind', 's.quote', 's.author', 's.competitor', 's.moves', 'p.title as postTitle', 'p.url as postUrl', 'p.community', 'p.score'])
+    .where('s.theme_id', '=', themeId)
+    .where('p.post_created_at', '>', start)
+    .where('p.post_created_at', '<=', end)
+    .orderBy('p.score', 'desc')
+    .orderBy('s.seen_at')
+    .orderBy('s.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, score: Number(r.score) }));
+}
