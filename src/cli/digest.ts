@@ -55,6 +55,11 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
       onProgress: progress.update,
     });
     progress.done();
+    if (abort.signal.aborted) {
+      // The run is recorded failed; a source read still pending (a pipe, a socket) must not keep
+      // the process alive after the signal that asked it to stop.
+      setTimeout(() => process.exit(1), 1_000).unref();
+    }
     if (summary.status === 'failed') throw new UserError(`digest ${summary.runId} failed: ${summary.error}`);
     return { summary, human: describeSummary(summary) };
   } catch (err) {

@@ -5,11 +5,9 @@
  * import/export round trips and the demo. Each spawn costs about a second, so checks are grouped.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { LastUsedRecorder } from '../../src/auth/api-keys.ts';
 import { openAuth } from '../../src/auth/better-auth.ts';
@@ -22,9 +20,8 @@ import { migrate } from '../../src/store/migrate.ts';
 import { authSecret } from '../../src/store/settings.ts';
 import { ALICE, BOB, smallBundle } from '../fixtures/small-bundle.ts';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { spawnSignals } from '../helpers/process.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'signals.mjs');
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ID = /^[a-z]+_[a-z2-7]{26}$/;
 
@@ -35,20 +32,7 @@ interface Run {
 }
 
 function signals(databaseUrl: string, args: string[], stdin?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+  return spawnSignals(databaseUrl, args, { stdin }).done;
 }
 
 /** A successful `--json` run: exit 0, nothing on stderr, exactly one JSON object line on stdout. */

@@ -177,8 +177,7 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
         progress('reading');
       },
     });
-    for await (const thread of threads) {
-      abort.signal.throwIfAborted();
+    for await (const thread of abortable(threads, abort.signal)) {
       if (work.add(thread)) {
         await work.flush(abort.signal);
         await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
@@ -208,6 +207,32 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     clearInterval(heartbeat);
     options.signal?.removeEventListener('abort', onOuterAbort);
     await releaseLease(store, projectId, holder, runId).catch((err: unknown) => log?.warn({ err }, 'could not release the digest lease'));
+  }
+}
+
+/**
+ * The source's threads, but an abort ends the wait for the next one at once: a source blocked on
+ * a slow network read or a pipe must not keep a SIGTERM'd or lease-less run alive.
+ */
+async function* abortable<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Let the source clean up (temporary files) without waiting on a read that may never end.
+    void iterator.return?.()?.catch(() => {});
   }
 }
 
