@@ -24,12 +24,13 @@ const MIN_QUESTION = 15;
 const MAX_PER_KIND = { pain: 4, content: 2 } as const;
 
 const FRUSTRATION =
-  /\b(?:frustrat\w*|annoy\w*|hate|hated|sucks?|painful|nightmare|headache|struggl\w*|stuck|broken|unusable|useless|terrible|awful|disappoint\w*|confus\w*|impossible to|waste of time|pain in the)\b/i;
+  /\b(?:frustrat\w*|annoy\w*|hate|hated|sucks?|painful|nightmare|headache|struggl\w*|stuck|broken|unusable|useless|terrible|awful|horribl[ey]|disappoint\w*|underwhelm\w*|lacklust\w*|garbage|trash|worst|confus\w*|impossible to|waste of time|pain in the|plagu\w*|tanked|hallucinat\w*|(?:hard|difficult|tough) time|(?:having|had|have|has) (?:trouble|issues?|problems?|a problem)|trouble (?:with|getting|running)|issues? with|problems? with|the (?:only |main |biggest )?problem is|concerns? (?:about|with|over)|not ready|unable to|can'?t (?:handle|perform|seem to)|doesn'?t seem to (?:work|be)|(?:way|far|so) behind|one thing I miss|too (?:expensive|costly|pricey)|can'?t afford|buggy|bugs? (?:in|with)|(?:not|isn'?t|aren'?t) (?:yet )?supported|no support for|lack of|limitations?)\b/i;
 const FAILURE =
-  /\b(?:doesn'?t work|does not work|don'?t work|not working|stopped working|can'?t get|cannot get|couldn'?t get|won'?t (?:load|run|work|start)|keeps? (?:crashing|failing|freezing)|crash(?:es|ed|ing)?|OOM|out of memory|fails?|failed|failing|errors? out|segfault\w*|hangs?|freez\w*|too slow|so slow|painfully slow|really slow|very slow|unbearably slow)\b/i;
+  /\b(?:doesn'?t work|does not work|don'?t work|not working|stopped working|can'?t get|cannot get|couldn'?t get|won'?t (?:load|run|work|start)|keeps? (?:crashing|failing|freezing)|crash(?:es|ed|ing)?|OOM|out of memory|fails?|failed|failing|errors? out|(?:lots? of|many|a lot of) errors|\d+(?:\.\d+)?x slower|segfault\w*|hangs?|freez\w*|too slow|so slow|painfully slow|really slow|very slow|unbearably slow)\b/i;
 const WISH = /\b(?:I wish|wish (?:there was|it (?:had|could|would))|if only|would love (?:a|an|to have|if|it if)|there'?s no (?:way|option) to|no way to|lacks?|lacking|missing (?:a |the )?(?:feature|option|support))\b/i;
-/** "No problem", "no issues so far": the vocabulary of pain without the pain. */
-const RELIEF = /\b(?:no|not a|not an|without|zero|never had (?:any|a)) (?:problem|issue|issues|problems|crash(?:es)?|errors?)\b|\bworks? (?:great|fine|perfectly|well)\b/i;
+/** "No problem", "no issues so far", "not terrible": the vocabulary of pain without the pain. */
+const RELIEF =
+  /\b(?:no|not a|not an|without|zero|never had (?:any|a)) (?:problem|issue|issues|problems|crash(?:es)?|errors?)\b|\bworks? (?:great|fine|perfectly|well)\b|\bnot (?:that |too |so )?(?:terrible|bad|awful)\b|\bstuck in (?:my|your|his|her|their) head\b|\bwish I (?:was|were)\b|\bfixed\b/i;
 const QUESTION_START =
   /^(?:how(?: do| can| to| would| should| does| did)?|what(?:'s| is| are| do| would| should)|which|why(?: does| do| is| are| would)?|is there|are there|does anyone|has anyone|did anyone|can (?:i|you|someone|anyone)|should i|any (?:recommendations|tips|advice|suggestions|ideas)|where (?:can|do|should) i)\b/i;
 
@@ -137,7 +138,18 @@ function knownProducts(memory: AnalyzerMemory): KnownProduct[] {
   return memory.competitors
     .map((c) => c.name.trim())
     .filter((name) => name.length >= 2)
-    .map((name) => ({ name, pattern: new RegExp(`(?:^|[^\\w.])${escapeRegExp(name).replace(/\\ /g, '\\s?')}(?![\\w])`, 'i') }));
+    .map((name) => ({ name, pattern: new RegExp(`(?:^|[^\\w.])${flexible(name)}(?![\\w])`, 'i') }));
+}
+
+/**
+ * A product name with its separators optional: "llama.cpp" also matches "llamacpp", "llama cpp"
+ * and "llama-cpp"; "LM Studio" also "lmstudio" and "LM-Studio" — the spellings people type.
+ */
+function flexible(name: string): string {
+  return name
+    .split(/[\s.\-_]+/)
+    .map(escapeRegExp)
+    .join('[\\s.\\-_]?');
 }
 
 /** Products a sentence names: known competitors anywhere, others only in a comparison. */
