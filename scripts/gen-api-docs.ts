@@ -49,7 +49,7 @@ export interface CapabilityFacts {
   example: ExampleRequest;
 }
 
-const DEMO_THEME = 'sov_fzjjcgkq7pdqfoe5d5lmlpdru4';
+const DEMO_THEME = 'sov_li53tl33es2xhwfud7zi33amgy';
 
 export const CAPABILITY_FACTS: Record<string, CapabilityFacts> = {
   'project.memory': { example: { input: { field: 'competitors' } } },

@@ -16,7 +16,7 @@ import { newProjectMemory } from '../domain/resources.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { runServer } from '../http/server.ts';
 import { BundleError, parseBundle } from '../ingest/bundle.ts';
-import { buildDemoBundle } from '../ingest/demo-bundle.ts';
+import { loadDemo } from '../ingest/demo.ts';
 import { exportBundle } from '../ingest/export.ts';
 import { importBundle } from '../ingest/import.ts';
 import { openStore, type Store } from '../store/db.ts';
@@ -211,15 +211,14 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
 
 export const DEMO_EMAIL = 'demo@example.com';
 
-/** Idempotent: the account and data are created once and upserted after; each run mints a key. */
+/** Idempotent: the account and data are created once (later runs add nothing); each run mints a key. */
 async function createDemo(store: Store) {
   const auth = await authFor(store);
   if (!(await findUserByEmail(store, DEMO_EMAIL))) await createUser(auth, DEMO_EMAIL, 'demo-password');
   const user = (await findUserByEmail(store, DEMO_EMAIL))!;
-  const bundle = parseBundle(buildDemoBundle(DEMO_EMAIL));
-  await importBundle(store, bundle);
+  const { projects } = await loadDemo(store, user.id);
   const key = await createApiKey(store.db, { userId: user.id, projectId: null, name: 'demo' });
-  return { email: DEMO_EMAIL, key: key.key, projects: bundle.projects.map((p) => p.id) };
+  return { email: DEMO_EMAIL, key: key.key, projects };
 }
 
 async function withStore(work: (store: Store) => Promise<void>, options: { migrate?: boolean } = {}): Promise<void> {

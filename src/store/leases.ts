@@ -30,8 +30,16 @@ export function lostLeaseReason(expiresAt: string): string {
  * moment (its row lock is skipped, not waited for), gives `{ claimed: false }`; so does, with
  * `oncePerWindow` (the scheduler), a run of the same window that is not `failed`.
  */
-export async function claimLease(store: Store, holder: string, run: NewRun, ttlMs: number, options: { oncePerWindow?: boolean } = {}): Promise<Claim> {
-  const now = new Date(run.at);
+export async function claimLease(
+  store: Store,
+  holder: string,
+  run: NewRun,
+  ttlMs: number,
+  options: { oncePerWindow?: boolean; now?: Date } = {},
+): Promise<Claim> {
+  // The lease runs on the real clock even when the run's own timestamps do not (the demo's history).
+  const now = options.now ?? new Date();
+  const at = now.toISOString();
   return store.db.transaction().execute(async (trx) => {
     // First statement a write: on SQLite it takes the database write lock before anything is read.
     await trx
@@ -43,7 +51,7 @@ export async function claimLease(store: Store, holder: string, run: NewRun, ttlM
     if (store.dialect === 'postgres') query = query.forUpdate().skipLocked();
     const lease = await query.executeTakeFirst();
     if (!lease) return { claimed: false, heldBy: null, runId: null };
-    const live = lease.holder !== null && lease.expires_at > run.at;
+    const live = lease.holder !== null && lease.expires_at > at;
     if (live && lease.holder !== holder) return { claimed: false, heldBy: lease.holder, runId: lease.run_id };
     if (options.oncePerWindow) {
       const done = await trx
@@ -57,7 +65,7 @@ export async function claimLease(store: Store, holder: string, run: NewRun, ttlM
     }
     const expiredRuns: string[] = [];
     if (lease.holder !== null && !live && lease.run_id !== null) {
-      if (await advanceRun(trx, lease.run_id, 'failed', { error: lostLeaseReason(lease.expires_at) }, run.at)) expiredRuns.push(lease.run_id);
+      if (await advanceRun(trx, lease.run_id, 'failed', { error: lostLeaseReason(lease.expires_at) }, at)) expiredRuns.push(lease.run_id);
     }
     await insertQueuedRun(trx, run);
     await trx

@@ -26,9 +26,7 @@ import { createUser } from '../../src/auth/users.ts';
 import { capabilities, findCapability } from '../../src/capabilities/registry.ts';
 import type { Capability } from '../../src/capabilities/types.ts';
 import { DEMO_EMAIL } from '../../src/cli/main.ts';
-import { parseBundle } from '../../src/ingest/bundle.ts';
-import { buildDemoBundle } from '../../src/ingest/demo-bundle.ts';
-import { importBundle } from '../../src/ingest/import.ts';
+import { loadDemo } from '../../src/ingest/demo.ts';
 import { authSecret } from '../../src/store/settings.ts';
 import {
   API_DOCS_PATH,
@@ -221,7 +219,7 @@ async function demoService(dialect: (typeof DIALECTS)[number]): Promise<{ svc: T
   const svc = await startService(dialect, { bundle: false });
   const auth = await openAuth(svc.store, { secret: await authSecret(svc.store), publicUrl: 'http://localhost:8080' });
   const user = await createUser(auth, DEMO_EMAIL, 'demo-password');
-  await importBundle(svc.store, parseBundle(buildDemoBundle(DEMO_EMAIL)));
+  await loadDemo(svc.store, user.id);
   const { key } = await createApiKey(svc.store.db, { userId: user.id, projectId: null, name: 'demo' });
   return { svc, key };
 }

@@ -5,6 +5,7 @@
  */
 import { newProjectMemory, type ProjectMemory } from '../../src/domain/resources.ts';
 import type { BundlePost } from '../../src/ingest/bundle.ts';
+import { memorySource as threadsSource } from '../../src/ingest/sources/memory.ts';
 import type { Source } from '../../src/ingest/sources/source.ts';
 import type { Store } from '../../src/store/db.ts';
 import { upsertProject } from '../../src/store/projects.ts';
@@ -31,21 +32,21 @@ export async function createDigestProject(store: Store, ownerId: string, id: str
   return memory;
 }
 
-/** Threads of the window, oldest first, like a real source; `fail` throws after that many. */
+/** The window's threads like a real source; `fail` makes it throw after handing out that many. */
 export function memorySource(threads: BundlePost[], options: { fail?: { after: number; message: string } } = {}): Source {
+  const inner = threadsSource('memory', threads);
+  if (!options.fail) return inner;
+  const { after, message } = options.fail;
   return {
     name: 'memory',
     async *threads(request) {
-      const inWindow = threads
-        .filter((t) => Date.parse(t.postCreatedAt) > request.since.getTime() && Date.parse(t.postCreatedAt) <= request.until.getTime())
-        .sort((a, b) => (a.postCreatedAt < b.postCreatedAt ? -1 : a.postCreatedAt > b.postCreatedAt ? 1 : a.id < b.id ? -1 : 1));
       let handed = 0;
-      for (const thread of inWindow) {
-        if (options.fail && handed >= options.fail.after) throw new Error(options.fail.message);
-        request.signal?.throwIfAborted();
+      for await (const thread of inner.threads(request)) {
+        if (handed >= after) throw new Error(message);
         handed += 1;
         yield thread;
       }
+      if (handed >= after) throw new Error(message);
     },
   };
 }

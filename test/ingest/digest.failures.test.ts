@@ -86,7 +86,7 @@ for (const dialect of DIALECTS) {
     test('an expired lease: the next run fails the dead one and proceeds', async () => {
       const id = await project();
       const old = new Date(Date.now() - 120_000).toISOString();
-      await claimLease(svc.store, 'dead-host:9:dead', { id: 'run_dead', projectId: id, windowStart: WINDOW.start.toISOString(), windowEnd: WINDOW.end.toISOString(), at: old }, 1_000);
+      await claimLease(svc.store, 'dead-host:9:dead', { id: 'run_dead', projectId: id, windowStart: WINDOW.start.toISOString(), windowEnd: WINDOW.end.toISOString(), at: old }, 1_000, { now: new Date(old) });
       await advanceRun(svc.store.db, 'run_dead', 'running');
       const summary = await runDigest({ store: svc.store, projectId: id, source: memorySource(threads), window: WINDOW });
       assert.equal(summary.status, 'complete');
@@ -98,7 +98,7 @@ for (const dialect of DIALECTS) {
     test('the sweep fails runs whose lease expired even when nobody claims the project', async () => {
       const id = await project();
       const old = new Date(Date.now() - 120_000).toISOString();
-      await claimLease(svc.store, 'dead-host:9:dead', { id: 'run_swept', projectId: id, windowStart: WINDOW.start.toISOString(), windowEnd: WINDOW.end.toISOString(), at: old }, 1_000);
+      await claimLease(svc.store, 'dead-host:9:dead', { id: 'run_swept', projectId: id, windowStart: WINDOW.start.toISOString(), windowEnd: WINDOW.end.toISOString(), at: old }, 1_000, { now: new Date(old) });
       await advanceRun(svc.store.db, 'run_swept', 'running');
       const failed = await sweepExpiredLeases(svc.store);
       assert.ok(failed.some((f) => f.runId === 'run_swept'));

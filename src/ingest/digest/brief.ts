@@ -14,7 +14,7 @@ const OFFER_ITEMS = 3;
 const RIVAL_ITEMS = 2;
 const SOURCES_PER_ITEM = 3;
 /** How well an offering must match a theme's words to be proposed for it. */
-export const OFFER_FIT = 0.1;
+export const OFFER_FIT = 0.05;
 
 export interface RankedTheme {
   theme: WindowTheme;
@@ -82,13 +82,19 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   ];
 }
 
+/** The signal an item leads with: the best-received one that names the theme, else the best-received. */
+function leadOf(ranked: RankedTheme): WindowSignal {
+  const title = ranked.theme.title.toLowerCase();
+  return ranked.signals.find((s) => s.quote.toLowerCase().includes(title)) ?? ranked.signals[0]!;
+}
+
 function contentMove(ranked: RankedTheme): Move {
-  const moves = JSON.parse(ranked.signals[0]!.moves) as Record<string, Move> | null;
+  const moves = JSON.parse(leadOf(ranked).moves) as Record<string, Move> | null;
   return moves?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary };
 }
 
 function item(ranked: RankedTheme, origin: string, move: Move): SignalItem {
-  const lead = ranked.signals[0]!;
+  const lead = leadOf(ranked);
   const sources: SignalItem['sources'] = [];
   for (const s of ranked.signals) {
     if (sources.length >= SOURCES_PER_ITEM) break;

@@ -40,7 +40,7 @@ import { windowLabel, type Window } from './window.ts';
 export const DEFAULT_LEASE_MS = 60_000;
 const BATCH_THREADS = 500;
 const RANKED_THEMES = 40;
-const SIGNALS_PER_RANKED_THEME = 5;
+const SIGNALS_PER_RANKED_THEME = 10;
 
 export interface DigestProgress {
   stage: 'reading' | 'analyzing' | 'briefing';
@@ -66,6 +66,8 @@ export interface DigestOptions {
   /** Who holds the lease (default: host:pid:random); shows in the log of a losing process. */
   holder?: string;
   batchThreads?: number;
+  /** The run's id (the demo derives it from the window); default a new random one. */
+  runId?: string;
   /** Scheduler: do nothing if this window already has a run that did not fail. */
   oncePerWindow?: boolean;
   /** The run's clock (tests, the demo's fixed history). */
@@ -124,7 +126,7 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     throw new DigestError(`project ${projectId} watches no community yet (add one with memory.edit: add_community)`);
   }
 
-  const runId = newId('run');
+  const runId = options.runId ?? newId('run');
   const claim = await claimLease(store, holder, {
     id: runId,
     projectId,

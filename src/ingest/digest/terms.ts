@@ -38,10 +38,13 @@ function undouble(word: string): string {
   return /([b-df-hj-np-tv-z])\1$/.test(word) && !/(?:ll|ss|zz)$/.test(word) ? word.slice(0, -1) : word;
 }
 
+/** A word: letters or digits in any script ("Über", "llama.cpp", "don't"), as the phrase builder splits too. */
+export const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}.+'’-]*/gu;
+
 /** Raw words of a text in order, lower-cased, with their stopword status (for phrase building). */
 export function words(text: string): { word: string; stop: boolean }[] {
   const out: { word: string; stop: boolean }[] = [];
-  for (const match of text.toLowerCase().matchAll(/[a-z0-9][a-z0-9.+'’-]*/g)) {
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
     const word = match[0].replace(/[.'’-]+$/, '').replace(/['’]/g, '');
     if (word === '') continue;
     const stop = STOPWORDS.has(word) || word.length < 2 || /^\d+(?:\.\d+)?$/.test(word);
@@ -52,9 +55,12 @@ export function words(text: string): { word: string; stop: boolean }[] {
 
 /** The terms of a text: content words, stemmed. */
 export function terms(text: string): string[] {
+  // "GPT-OSS" and "GPT OSS" are one subject: hyphenated words count as their parts.
   return words(text)
     .filter((w) => !w.stop)
-    .map((w) => stem(w.word));
+    .flatMap((w) => w.word.split('-'))
+    .filter((part) => part.length >= 2 && !STOPWORDS.has(part))
+    .map(stem);
 }
 
 /** Term counts of a text. */

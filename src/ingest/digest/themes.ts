@@ -11,12 +11,13 @@
  * Bounded: a theme keeps at most MAX_TERMS term counts and MAX_PHRASES title phrases (the most
  * frequent), so memory grows with the number of themes, never with the number of pains.
  */
-import { stem, termCounts, words } from './terms.ts';
+import { stem, termCounts, TOKEN, words } from './terms.ts';
 
 /** Cosine at or above which a pain joins a theme; tuned on r/LocalLLaMA (docs/quality.md). */
 export const JOIN_THRESHOLD = 0.3;
 const MAX_TERMS = 60;
 const MAX_PHRASES = 80;
+const MAX_QUOTES = 5;
 /** Terms in more than this share of documents do not nominate candidate themes (they say little). */
 const COMMON_SHARE = 0.03;
 /** Words too vague to title a theme on their own. */
@@ -26,6 +27,11 @@ const VAGUE = new Set(
     .map(stem),
 );
 
+/** Adjectives and adverbs that describe a complaint without naming its subject. */
+const QUALITIES = new Set(
+  'slow slower fast faster cool popular bad worse worst terrible awful horrible useless broken stupid annoying frustrating weird strange huge tiny small big large high low cheap expensive hard easy impossible really very super pretty quite'.split(' '),
+);
+
 export interface ThemeState {
   id: string;
   /** Summed term counts of its documents (capped at MAX_TERMS). */
@@ -33,8 +39,8 @@ export interface ThemeState {
   /** Phrase → documents containing it and the display spelling seen first. */
   phrases: Map<string, { docs: number; display: string }>;
   docs: number;
-  /** The quote that best stands for the theme: the one closest to it when it joined. */
-  representative: { quote: string; similarity: number };
+  /** The quotes closest to the theme when they joined (at most MAX_QUOTES, closest first). */
+  quotes: { quote: string; similarity: number }[];
   /** Set when this run added a document. */
   changed: boolean;
 }
@@ -108,25 +114,35 @@ export class ThemeGrouper {
 
   /** A short noun phrase: the theme's most telling 1–3 word phrase, by documents × rarity × length. */
   title(theme: ThemeState): string {
+    const display = this.phrase(theme) ?? 'Other complaints';
+    return display.charAt(0).toUpperCase() + display.slice(1);
+  }
+
+  /** One sentence: what the theme is about and the quote that stands for it (one naming it if any). */
+  summary(theme: ThemeState): string {
+    const phrase = this.phrase(theme);
+    const naming = phrase ? theme.quotes.find((q) => q.quote.toLowerCase().includes(phrase.toLowerCase())) : undefined;
+    const quote = (naming ?? theme.quotes[0])?.quote ?? '';
+    return `Complaints about ${phrase ?? 'this'}, such as “${clip(quote, 160)}”.`;
+  }
+
+  private phrase(theme: ThemeState): string | undefined {
     let best: { score: number; display: string; key: string } | undefined;
     for (const [key, phrase] of theme.phrases) {
       const parts = key.split(' ');
       if (parts.every((w) => VAGUE.has(stem(w)))) continue;
-      const rarity = parts.reduce((sum, w) => sum + this.idf(stem(w)), 0) / parts.length;
-      const score = phrase.docs * rarity * (parts.length === 1 ? 1 : parts.length === 2 ? 1.6 : 1.7);
+      // A lone word names a theme only if it is a thing ("VRAM", "quantization"), not a quality.
+      if (parts.length === 1 && (parts[0]!.length < 4 || QUALITIES.has(parts[0]!) || /\d/.test(parts[0]!))) continue;
+      const rarity = Math.sqrt(parts.reduce((sum, w) => sum + this.idf(stem(w)), 0) / parts.length);
+      // Shared phrases first (what the theme's posts have in common), then two-word phrases.
+      const score = phrase.docs ** 1.5 * rarity * (parts.length === 1 ? 1 : parts.length === 2 ? 1.8 : 1.9);
       if (!best || score > best.score || (score === best.score && key < best.key)) best = { score, display: phrase.display, key };
     }
-    const display = best?.display ?? 'Other complaints';
-    return display.charAt(0).toUpperCase() + display.slice(1);
-  }
-
-  /** One sentence: what the theme is about and the quote that stands for it. */
-  summary(theme: ThemeState): string {
-    return `Complaints about ${lowerFirst(this.title(theme))}, such as “${clip(theme.representative.quote, 160)}”.`;
+    return best?.display;
   }
 
   private found(id: string, quote: string): ThemeState {
-    const theme: ThemeState = { id, counts: new Map(), phrases: new Map(), docs: 0, representative: { quote, similarity: 0 }, changed: true };
+    const theme: ThemeState = { id, counts: new Map(), phrases: new Map(), docs: 0, quotes: quote ? [{ quote, similarity: 1 }] : [], changed: true };
     this.themes.push(theme);
     this.byId.set(id, theme);
     return theme;
@@ -150,7 +166,11 @@ export class ThemeGrouper {
     if (theme.phrases.size > MAX_PHRASES) prunePhrases(theme.phrases);
     theme.docs += 1;
     this.norms.delete(theme);
-    if (theme.docs === 1 || similarity > theme.representative.similarity) theme.representative = { quote: doc.quote, similarity };
+    if (!theme.quotes.some((q) => q.quote === doc.quote)) {
+      theme.quotes.push({ quote: doc.quote, similarity });
+      theme.quotes.sort((a, b) => b.similarity - a.similarity || (a.quote < b.quote ? -1 : 1));
+      theme.quotes.length = Math.min(theme.quotes.length, MAX_QUOTES);
+    }
     theme.changed = true;
   }
 
@@ -213,7 +233,7 @@ export class ThemeGrouper {
 /** Content-word runs of a quote as 1–3 word phrases, keyed lower-case, shown as first written. */
 function phrasesOf(quote: string): Map<string, string> {
   const out = new Map<string, string>();
-  const tokens = [...quote.matchAll(/[A-Za-z0-9][A-Za-z0-9.+'’-]*/g)].map((m) => m[0].replace(/[.'’-]+$/, ''));
+  const tokens = [...quote.matchAll(TOKEN)].map((m) => m[0].replace(/[.'’-]+$/, ''));
   const flags = words(quote);
   // words() and the token scan split alike; if they ever disagree, phrases are skipped, not wrong.
   if (flags.length !== tokens.length) return out;
@@ -254,9 +274,4 @@ function clip(text: string, max: number): string {
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
-}
-
-/** "Context length" → "context length", but "VRAM usage" and "LM Studio" keep their capitals. */
-function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
