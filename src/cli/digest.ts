@@ -31,7 +31,7 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
   try {
     const end = args.until ? parseInstant(args.until, '--until') : now;
     window = { start: parseSince(args.since ?? '24h', end), end };
-    source = sourceFrom(args.source ?? loadConfig().digest.source);
+    source = args.source !== undefined ? sourceFrom(args.source) : sourceFrom(loadConfig().digest.source, 'DIGEST_SOURCE');
   } catch (err) {
     if (err instanceof WindowError || err instanceof DigestError) throw new UserError(err.message);
     throw err;
@@ -49,8 +49,9 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
       source,
       window,
       signal: abort.signal,
-      // Warnings and errors only, on stderr beside the progress lines; stdout stays the summary's.
-      logger: createLogger(process.env.LOG_LEVEL ?? 'warn', pino.destination(2)),
+      // Silent unless LOG_LEVEL asks: the progress lines and the one-line outcome say it all, and
+      // stdout stays the summary's.
+      logger: createLogger(process.env.LOG_LEVEL ?? 'silent', pino.destination(2)),
       leaseMs: loadConfig().digest.leaseMs,
       onProgress: progress.update,
     });
@@ -60,7 +61,11 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
       // the process alive after the signal that asked it to stop.
       setTimeout(() => process.exit(1), 1_000).unref();
     }
-    if (summary.status === 'failed') throw new UserError(`digest ${summary.runId} failed: ${summary.error}`);
+    if (summary.status === 'failed') {
+      // The run was recorded: scripts get its summary (with runId and error) as for a success.
+      if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+      throw new UserError(`digest ${summary.runId} failed: ${summary.error}`);
+    }
     return { summary, human: describeSummary(summary) };
   } catch (err) {
     if (err instanceof DigestError) throw new UserError(err.message);
@@ -76,7 +81,9 @@ function progressPrinter() {
   let last = 0;
   let stage = '';
   let latest: DigestProgress | undefined;
+  let printed: DigestProgress | undefined;
   const print = (p: DigestProgress) => {
+    printed = p;
     process.stderr.write(
       `digest: ${p.stage}: ${p.itemsRead.toLocaleString('en-US')} lines read, ${p.postsCollected.toLocaleString('en-US')} posts collected, ` +
         `${p.postsAnalyzed.toLocaleString('en-US')} analyzed, ${p.signalsFound.toLocaleString('en-US')} signals found\n`,
@@ -93,7 +100,7 @@ function progressPrinter() {
       }
     },
     done() {
-      if (latest) print(latest);
+      if (latest && latest !== printed) print(latest);
     },
   };
 }

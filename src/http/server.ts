@@ -26,7 +26,7 @@ export async function runServer(config: Config): Promise<void> {
     store,
     logger,
     hourUtc: config.digest.hourUtc,
-    source: config.digest.source === undefined ? undefined : sourceFrom(config.digest.source),
+    source: config.digest.source === undefined ? undefined : sourceFrom(config.digest.source, 'DIGEST_SOURCE'),
     tickMs: config.digest.tickMs,
     leaseMs: config.digest.leaseMs,
   });

@@ -38,6 +38,12 @@ export async function painThemeDocs(db: Db, projectId: string): Promise<ThemeDoc
   return themes;
 }
 
+/** The project's competitor themes (one per product), so a run knows which it founds. */
+export async function competitorThemeIds(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('themes').select('id').where('project_id', '=', projectId).where('type', '=', 'competitor').execute();
+  return rows.map((r) => r.id);
+}
+
 /** The ids among `ids` the store already holds. */
 export async function existingSignalIds(db: Db, ids: string[]): Promise<Set<string>> {
   const found = new Set<string>();

@@ -165,6 +165,8 @@ export function productsIn(sentence: string, known: readonly KnownProduct[]): st
         if (!name) continue;
         const key = productKey(name);
         const knownName = known.find((k) => productKey(k.name) === key)?.name;
+        // "moved to LM studio" captures "LM": a fragment of a product already found is not another one.
+        if (!knownName && [...out.keys()].some((found) => found !== key && found.startsWith(key))) continue;
         if (!out.has(key)) out.set(key, knownName ?? name);
       }
     }
@@ -176,8 +178,11 @@ export function productsIn(sentence: string, known: readonly KnownProduct[]): st
 function trimProduct(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   const name = raw.replace(/[.,;:!?)'"]+$/, '').trim();
-  const first = name.split(' ')[0]!.toLowerCase();
-  if (name.length < 2 || name.length > 40 || NOT_PRODUCTS.has(first)) return undefined;
+  const words = name.split(' ');
+  // "alternative to it" is no product, but "alternative to Open WebUI" is: a capitalised
+  // multi-word name keeps a first word that alone would be a common one.
+  const common = NOT_PRODUCTS.has(words[0]!.toLowerCase()) && (words.length === 1 || /^[a-z]/.test(name));
+  if (name.length < 2 || name.length > 40 || common) return undefined;
   // Hardware and quantities ("3090", "16", "3k") are not products; a product has a letter run.
   if (!/[A-Za-z]{2}/.test(name)) return undefined;
   return /[A-Z0-9.]/.test(name) ? name : undefined;

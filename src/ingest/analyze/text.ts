@@ -65,7 +65,7 @@ export function shorten(text: string, max: number): string {
   return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '');
 }
 
-/** One key per product however it is written: "LM Studio", "lmstudio" and "LM-Studio" are one. */
+/** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
 export function productKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9.+]/g, '');
+  return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
 }

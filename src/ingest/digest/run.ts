@@ -21,7 +21,7 @@ import { derivedId, newId } from '../../domain/ids.ts';
 import type { ProjectMemory, SignalKind } from '../../domain/resources.ts';
 import type { Store } from '../../store/db.ts';
 import { competitorKey } from '../../store/competitors.ts';
-import { existingSignalIds, painThemeDocs, productNames, themeSignalsInWindow, themesInWindow, writeDigestBatch } from '../../store/digest.ts';
+import { competitorThemeIds, existingSignalIds, painThemeDocs, productNames, themeSignalsInWindow, themesInWindow, writeDigestBatch } from '../../store/digest.ts';
 import { toJson } from '../../store/json.ts';
 import { claimLease, releaseLease, renewLease } from '../../store/leases.ts';
 import { getProject } from '../../store/projects.ts';
@@ -167,8 +167,13 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     log?.info({ window: label }, 'digest run started');
     await work.seed();
     let itemsRead = 0;
-    const progress = (stage: DigestProgress['stage']) =>
+    // "reading" until the source hands out its first thread (the file source reads all its input
+    // first), then "analyzing": the source's later counts update the figures, not the stage.
+    let stage: DigestProgress['stage'] = 'reading';
+    const progress = (next: DigestProgress['stage']) => {
+      stage = next;
       options.onProgress?.({ stage, itemsRead, postsCollected: work.postsCollected, postsAnalyzed: work.postsAnalyzed, signalsFound: work.signalsFound });
+    };
     const threads = source.threads({
       communities: memory.communities.map((c) => c.name),
       since: window.start,
@@ -176,10 +181,11 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
       signal: abort.signal,
       onProgress: (p) => {
         itemsRead = p.itemsRead;
-        progress('reading');
+        progress(stage);
       },
     });
     for await (const thread of abortable(threads, abort.signal)) {
+      stage = 'analyzing';
       if (work.add(thread)) {
         await work.flush(abort.signal);
         await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
@@ -272,6 +278,7 @@ class RunWork {
   /** The project's themes and product spellings as they stand before this run. */
   async seed(): Promise<void> {
     for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs);
+    for (const id of await competitorThemeIds(this.store.db, this.projectId)) this.competitorThemes.add(id);
     for (const competitor of this.memory.competitors) this.spellings.set(productKey(competitor.name), competitor.name);
     for (const name of await productNames(this.store.db, this.projectId)) {
       if (!this.spellings.has(productKey(name))) this.spellings.set(productKey(name), name);

@@ -20,7 +20,11 @@ import { DigestBusyError, DigestError, runDigest } from './run.ts';
 const DAY = 86_400_000;
 /** A slot that failed this many times is left for a person to look at (`signals digest run`). */
 export const MAX_ATTEMPTS = 3;
-/** After downtime, one run catches up at most this far back. */
+/**
+ * After downtime, one run covers the days since the last complete run if that ended at most this
+ * long ago; after a longer gap it covers one day, and older days are backfilled by hand
+ * (`signals digest run --since`), so one scheduled run never turns into a surprise backfill.
+ */
 const MAX_CATCH_UP = 7 * DAY;
 
 export interface SchedulerOptions {

@@ -8,20 +8,20 @@ import { FileSourceError, fileSource, inputFiles } from '../sources/file.ts';
 import type { Source } from '../sources/source.ts';
 import { DigestError } from './run.ts';
 
-export function sourceFrom(spec: string | undefined): Source {
+export function sourceFrom(spec: string | undefined, origin = '--source'): Source {
   if (spec === undefined || spec.trim() === '') {
     throw new DigestError(
       'no source to collect from: give --source file:DIR (or set DIGEST_SOURCE=file:DIR); the Reddit and Hacker News adapters are not built yet',
     );
   }
   const match = /^file:(.+)$/.exec(spec.trim());
-  if (!match) throw new DigestError(`unknown source "${spec}": use file:DIR or file:FILE (a Reddit-shaped JSONL export)`);
+  if (!match) throw new DigestError(`${origin}: unknown source "${spec}": use file:DIR or file:FILE (a Reddit-shaped JSONL export)`);
   const path = match[1]!;
   // Checked before a run is recorded: a typo in the path is a usage problem, not a failed run.
   try {
     inputFiles(path);
   } catch (err) {
-    if (err instanceof FileSourceError) throw new DigestError(`--source ${spec}: ${err.message}`);
+    if (err instanceof FileSourceError) throw new DigestError(`${origin} ${spec}: ${err.message}`);
     throw err;
   }
   return fileSource(path);

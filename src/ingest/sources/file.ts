@@ -46,7 +46,7 @@ export function inputFiles(path: string): string[] {
     .filter((name) => INPUT.test(name))
     .sort()
     .map((name) => join(path, name));
-  if (files.length === 0) throw new FileSourceError(`no .jsonl, .ndjson or .jsonl.gz files in ${path}`);
+  if (files.length === 0) throw new FileSourceError(`no .jsonl or .ndjson files (optionally .gz) in ${path}`);
   return files;
 }
 
@@ -113,7 +113,7 @@ async function spill(db: Database.Database, files: string[], hooks: SpillHooks):
   let pending = 0;
   for (const file of files) {
     const input = createReadStream(file);
-    const lines = createInterface({ input: file.endsWith('.gz') ? input.pipe(createGunzip()) : input, crlfDelay: Infinity });
+    const lines = createInterface({ input: /\.gz$/i.test(file) ? input.pipe(createGunzip()) : input, crlfDelay: Infinity });
     let lineNo = 0;
     for await (const line of lines) {
       lineNo += 1;
