@@ -224,21 +224,30 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
  */
 async function* abortable<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   const iterator = items[Symbol.asyncIterator]();
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
   try {
     for (;;) {
       signal.throwIfAborted();
-      const next = await Promise.race([iterator.next(), aborted]);
+      // A listener per wait, removed when the wait ends. (Racing every next() against one
+      // long-lived "aborted" promise would leak: each race leaves a reaction on that promise that
+      // holds its result, so every thread of the run would stay in memory.)
+      const next = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        iterator.next().then(
+          (result) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+          (err: unknown) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(err);
+          },
+        );
+      });
       if (next.done) return;
       yield next.value;
     }
   } finally {
-    signal.removeEventListener('abort', onAbort);
     // Let the source clean up (temporary files) without waiting on a read that may never end.
     void iterator.return?.()?.catch(() => {});
   }
