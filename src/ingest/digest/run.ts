@@ -222,7 +222,7 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
  * The source's threads, but an abort ends the wait for the next one at once: a source blocked on
  * a slow network read or a pipe must not keep a SIGTERM'd or lease-less run alive.
  */
-async function* abortable<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+export async function* abortable<T>(items: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   const iterator = items[Symbol.asyncIterator]();
   try {
     for (;;) {
