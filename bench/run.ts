@@ -28,12 +28,18 @@
  * Flags: --duration S (measured seconds per target, default 10), --rounds N (default 4),
  * --warmup S (default 2), --connections N (default 10), --dialect sqlite|postgres, --fresh,
  * --posts N (a smaller project, for trying things out), --only a,b (target names; `mcp` = the MCP
- * targets and the invoke targets they are compared with; ceiling and floor always run), --cpu-prof
- * (after the measured rounds, profile the server child under each target's load and print where
- * its CPU time goes, by category: SQLite, Kysely, JSON, Zod, Hono, Node's HTTP stack, GC …).
+ * targets and the invoke targets they are compared with; `pipeline` = the digest pipeline bench,
+ * see below; ceiling and floor always run), --cpu-prof (after the measured rounds, profile the
+ * server child under each target's load and print where its CPU time goes, by category: SQLite,
+ * Kysely, JSON, Zod, Hono, Node's HTTP stack, GC …).
  *
  * Latency percentiles are computed from every response time autocannon reports (float ms), not
  * from its histogram, which rounds to whole milliseconds.
+ *
+ * Then the digest pipeline bench (bench/pipeline.ts, its own process: runDigest over the real
+ * r/LocalLLaMA export at 1x and 10x, threads/s and peak memory; SQLite whatever --dialect; it
+ * skips itself when the data is missing). `--only pipeline` runs only it, `--only a,b` without
+ * `pipeline` leaves it out; --fresh (rebuild its cached 10x input) and --cpu-prof pass through.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -864,7 +870,20 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+/** bench/pipeline.ts in a process of its own: it forks its own children and exits when done. */
+function pipelineBench(): Promise<number> {
+  const args = [...(flags.fresh ? ['--fresh'] : []), ...(flags['cpu-prof'] ? ['--cpu-prof'] : [])];
+  const child = fork(join(HERE, 'pipeline.ts'), args, { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+}
+
+const only = flags.only?.split(',');
+const runHttp = !only || only.some((name) => name !== 'pipeline');
+const runPipeline = !only || only.includes('pipeline');
+(async () => {
+  const code = runHttp ? await main() : 0;
+  return runPipeline ? Math.max(code, await pipelineBench()) : code;
+})().then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`bench: ${(err as Error).stack ?? String(err)}\n`);

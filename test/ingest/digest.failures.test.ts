@@ -95,6 +95,28 @@ for (const dialect of DIALECTS) {
       assert.match(dead.error ?? '', /process running this digest stopped \(its lease expired at/);
     });
 
+    test('a long run keeps its lease: it is renewed while the run works, so nobody takes over', async () => {
+      const id = await project();
+      let attempts = 0;
+      let takenOver = false;
+      let done = false;
+      const run = runDigest({ store: svc.store, projectId: id, source: memorySource(all), window: { start: new Date(0), end: new Date() }, leaseMs: 150, batchThreads: 5 }).finally(() => {
+        done = true;
+      });
+      while (!done) {
+        await new Promise((r) => setTimeout(r, 60));
+        if (done) break;
+        const claim = await claimLease(svc.store, 'rival:1:beef', { id: `run_rival_${attempts}`, projectId: id, windowStart: WINDOW.start.toISOString(), windowEnd: WINDOW.end.toISOString(), at: new Date().toISOString() }, 60_000);
+        attempts += 1;
+        if (claim.claimed) takenOver = true;
+        if (claim.claimed) break;
+      }
+      const summary = await run;
+      assert.ok(attempts >= 3, `the run lasted several lease lengths (${attempts} attempts)`);
+      assert.equal(takenOver, false, 'no rival claimed the project while the run worked');
+      assert.equal(summary.status, 'complete', summary.error ?? '');
+    });
+
     test('the sweep fails runs whose lease expired even when nobody claims the project', async () => {
       const id = await project();
       const old = new Date(Date.now() - 120_000).toISOString();

@@ -39,6 +39,8 @@ import { windowLabel, type Window } from './window.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
 const BATCH_THREADS = 500;
+/** Threads analysed between two turns of the event loop (a few milliseconds of work). */
+const YIELD_EVERY_THREADS = 20;
 const RANKED_THEMES = 40;
 const SIGNALS_PER_RANKED_THEME = 10;
 
@@ -184,8 +186,17 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
         progress(stage);
       },
     });
+    let sinceYield = 0;
     for await (const thread of abortable(threads, abort.signal)) {
       stage = 'analyzing';
+      // Sources that read a local spill and a synchronous SQLite driver resolve everything as
+      // microtasks: without a turn of the event loop now and then, no timer fires (the lease
+      // renewal starves and the lease expires under a live run) and, inside `signals serve`, no
+      // HTTP request is answered until the run ends.
+      if (++sinceYield >= YIELD_EVERY_THREADS) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (work.add(thread)) {
         await work.flush(abort.signal);
         await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
