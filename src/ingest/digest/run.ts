@@ -39,6 +39,7 @@ import { windowLabel, type Window } from './window.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
 const BATCH_THREADS = 500;
+const BATCH_COMMENTS = 10_000;
 /** Threads analysed between two turns of the event loop (a few milliseconds of work). */
 const YIELD_EVERY_THREADS = 20;
 const RANKED_THEMES = 40;
@@ -277,6 +278,7 @@ class RunWork {
   signalsAdded = 0;
   readonly signalCounts: Record<SignalKind, number> = { pain: 0, competitor: 0, content: 0 };
   private pending: { thread: SourceThread; found: FoundSignal[] }[] = [];
+  private pendingComments = 0;
   private readonly grouper: ThemeGrouper;
   private readonly seenPosts = new Set<string>();
   private readonly spellings = new Map<string, string>();
@@ -316,7 +318,10 @@ class RunWork {
     this.signalsFound += found.length;
     for (const s of found) this.signalCounts[s.kind] += 1;
     this.pending.push({ thread, found });
-    return this.pending.length >= this.batchThreads;
+    this.pendingComments += countComments(thread.comments);
+    // Threads vary a thousandfold in size: a batch also ends at a comment budget, so memory
+    // holds about the same amount of text whatever the threads.
+    return this.pending.length >= this.batchThreads || this.pendingComments >= BATCH_COMMENTS;
   }
 
   async flush(signal: AbortSignal): Promise<void> {
@@ -324,6 +329,7 @@ class RunWork {
     signal.throwIfAborted();
     const batch = this.pending;
     this.pending = [];
+    this.pendingComments = 0;
     const at = this.now().toISOString();
     const rows: SignalsTable[] = [];
     for (const { thread, found } of batch) {
@@ -426,6 +432,12 @@ class RunWork {
     this.spellings.set(productKey(name), name);
     return name;
   }
+}
+
+function countComments(comments: SourceThread['comments']): number {
+  let n = 0;
+  for (const c of comments) n += 1 + countComments(c.replies);
+  return n;
 }
 
 function competitorTheme(id: string, projectId: string, product: string, at: string): ThemesTable {
