@@ -50,3 +50,13 @@ export function memorySource(threads: BundlePost[], options: { fail?: { after: n
     },
   };
 }
+
+/** Rows per table, of one project or of all: what "adds nothing twice" compares. */
+export async function rowCounts(store: Store, projectId?: string) {
+  const count = async (table: 'signals' | 'themes' | 'briefs' | 'runs' | 'posts') => {
+    let query = store.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n'));
+    if (projectId !== undefined) query = query.where('project_id', '=', projectId);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  };
+  return { signals: await count('signals'), themes: await count('themes'), briefs: await count('briefs'), runs: await count('runs'), posts: await count('posts') };
+}

@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { demoThreads, demoWindows, loadDemo, type DemoResult } from '../../src/ingest/demo.ts';
 import { DIALECTS } from '../helpers/database.ts';
+import { rowCounts } from '../helpers/digest.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 
 test('the fixture stays within 2 MB and the windows replay its whole history', () => {
@@ -60,15 +61,10 @@ for (const dialect of DIALECTS) {
     });
 
     test('loading the demo again adds nothing', async () => {
-      const count = async () => {
-        const n = async (table: 'signals' | 'themes' | 'briefs' | 'runs' | 'posts') =>
-          Number((await svc.store.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
-        return [await n('signals'), await n('themes'), await n('briefs'), await n('runs'), await n('posts')];
-      };
-      const before = await count();
+      const before = await rowCounts(svc.store);
       const again = await loadDemo(svc.store, svc.users.carol);
       assert.deepEqual(again.runs, []);
-      assert.deepEqual(await count(), before);
+      assert.deepEqual(await rowCounts(svc.store), before);
     });
   });
 }

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { BundleComment, BundlePost } from '../../src/ingest/bundle.ts';
 import { runDigest, type DigestSummary } from '../../src/ingest/digest/run.ts';
 import { DIALECTS } from '../helpers/database.ts';
-import { createDigestProject, memorySource } from '../helpers/digest.ts';
+import { createDigestProject, memorySource, rowCounts } from '../helpers/digest.ts';
 import { fixtureThreads } from '../helpers/reddit-export.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 
@@ -123,14 +123,14 @@ for (const dialect of DIALECTS) {
     });
 
     test('re-running the window adds nothing twice', async () => {
-      const before = await countRows(svc, project);
+      const before = await rowCounts(svc.store, project);
       const again = await runDigest({ store: svc.store, projectId: project, source: memorySource(threads), window: FULL });
       assert.equal(again.status, 'complete');
       assert.equal(again.signalsAdded, 0);
       assert.equal(again.themesCreated, 0);
       assert.deepEqual(again.signalCounts, first.signalCounts, 'the same input gives the same signals');
       assert.equal(again.brief?.id, first.brief?.id, 'the window keeps one brief');
-      const after = await countRows(svc, project);
+      const after = await rowCounts(svc.store, project);
       assert.deepEqual({ ...after, runs: after.runs - 1 }, before);
     });
 
@@ -175,10 +175,4 @@ for (const dialect of DIALECTS) {
       }
     });
   });
-}
-
-async function countRows(svc: TestService, projectId: string) {
-  const count = async (table: 'signals' | 'themes' | 'briefs' | 'runs' | 'posts') =>
-    Number((await svc.store.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n);
-  return { signals: await count('signals'), themes: await count('themes'), briefs: await count('briefs'), runs: await count('runs'), posts: await count('posts') };
 }

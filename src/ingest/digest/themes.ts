@@ -11,6 +11,7 @@
  * Bounded: a theme keeps at most MAX_TERMS term counts and MAX_PHRASES title phrases (the most
  * frequent), so memory grows with the number of themes, never with the number of pains.
  */
+import { shorten } from '../analyze/text.ts';
 import { stem, termCounts, TOKEN, words } from './terms.ts';
 
 /** Cosine at or above which a pain joins a theme; tuned on r/LocalLLaMA (docs/quality.md). */
@@ -269,9 +270,7 @@ function prunePhrases(phrases: Map<string, { docs: number; display: string }>): 
   for (const [key] of ranked.slice(MAX_PHRASES / 2)) phrases.delete(key);
 }
 
+/** The analyzer's word-boundary cut, marked as cut. */
 function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '')}…`;
+  return text.length <= max ? text : `${shorten(text, max)}…`;
 }
