@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { AnalyzerMemory, FoundSignal } from '../../src/ingest/analyze/analyzer.ts';
-import { isPain, isQuestion, productKey, rulesAnalyzer } from '../../src/ingest/analyze/rules.ts';
+import { analyzeThread, isPain, isQuestion, productKey } from '../../src/ingest/analyze/rules.ts';
 import { excludedPhrases, sentences } from '../../src/ingest/analyze/text.ts';
 import type { SourceThread } from '../../src/ingest/sources/source.ts';
 
 const MEMORY: AnalyzerMemory = {
   name: 'Quantforge',
+  description: '',
   competitors: [
     { name: 'Ollama', url: 'https://ollama.com', description: '' },
     { name: 'LM Studio', url: 'https://lmstudio.ai', description: '' },
@@ -45,7 +46,7 @@ describe('rules analyzer', () => {
       ['alice', 'Works fine for me, no issues at all.'],
       ['bob', 'I wish there was a simple way to see how much VRAM a model will need before downloading it.'],
     ]);
-    const signals = rulesAnalyzer.analyze(t, MEMORY);
+    const signals = analyzeThread(t, MEMORY);
     const pains = kinds(signals, 'pain');
     assert.deepEqual(
       pains.map((p) => [p.author, p.quote]),
@@ -67,7 +68,7 @@ describe('rules analyzer', () => {
     assert.equal(isQuestion('Is there a GUI that shows token speed?'), true);
     assert.equal(isQuestion('Why?'), false);
     assert.equal(isQuestion('This model is great, right?'), false);
-    const signals = rulesAnalyzer.analyze(thread('How do I run two models on one GPU with llama.cpp?', ''), MEMORY);
+    const signals = analyzeThread(thread('How do I run two models on one GPU with llama.cpp?', ''), MEMORY);
     assert.deepEqual(kinds(signals, 'content').map((s) => s.quote), ['How do I run two models on one GPU with llama.cpp?']);
   });
 
@@ -82,7 +83,7 @@ describe('rules analyzer', () => {
       ['carol', 'I use OLLAMA daily. Is there an alternative to LM Studio on Linux?'],
       ['dave', 'I switched from it to something else.'],
     ]);
-    const found = kinds(rulesAnalyzer.analyze(t, MEMORY), 'competitor');
+    const found = kinds(analyzeThread(t, MEMORY), 'competitor');
     const products = [...new Set(found.map((s) => s.competitor))];
     assert.deepEqual(products.sort(), ['KoboldCpp', 'LM Studio', 'Ollama', 'Oobabooga', 'vLLM']);
     assert.ok(found.every((s) => s.moves === null));
@@ -91,14 +92,14 @@ describe('rules analyzer', () => {
   });
 
   test('the project itself is never its own competitor', () => {
-    const found = rulesAnalyzer.analyze(thread('Quantforge vs Ollama', ''), MEMORY);
+    const found = analyzeThread(thread('Quantforge vs Ollama', ''), MEMORY);
     assert.deepEqual(kinds(found, 'competitor').map((s) => s.competitor), ['Ollama']);
   });
 
   test('filter rules: a title that hits one drops the thread; a sentence that hits one is skipped', () => {
     assert.deepEqual(excludedPhrases(MEMORY.filterRules), ['memes', 'crypto', 'giveaways']);
-    assert.deepEqual(rulesAnalyzer.analyze(thread('Best memes of the week', 'Ollama keeps crashing all the time for me.'), MEMORY), []);
-    const signals = rulesAnalyzer.analyze(thread('Setup help', 'The crypto miner keeps crashing my box every night. Ollama keeps crashing too on big prompts.'), MEMORY);
+    assert.deepEqual(analyzeThread(thread('Best memes of the week', 'Ollama keeps crashing all the time for me.'), MEMORY), []);
+    const signals = analyzeThread(thread('Setup help', 'The crypto miner keeps crashing my box every night. Ollama keeps crashing too on big prompts.'), MEMORY);
     assert.deepEqual(kinds(signals, 'pain').map((s) => s.quote), ['Ollama keeps crashing too on big prompts.']);
   });
 
@@ -110,7 +111,7 @@ describe('rules analyzer', () => {
   });
 
   test('AutoModerator and deleted comments are ignored', () => {
-    const signals = rulesAnalyzer.analyze(
+    const signals = analyzeThread(
       thread('Title', '', [
         ['AutoModerator', 'Your post keeps failing our rules, which is frustrating.'],
         ['[deleted]', '[deleted]'],
@@ -124,7 +125,7 @@ describe('rules analyzer', () => {
     const fixture = JSON.parse(gunzipSync(readFileSync(new URL('../../fixtures/localllama-threads.json.gz', import.meta.url))).toString()) as { threads: SourceThread[] } | SourceThread[];
     const threads = Array.isArray(fixture) ? fixture : fixture.threads;
     assert.ok(threads.length >= 100);
-    const run = () => threads.map((t) => rulesAnalyzer.analyze(t, MEMORY));
+    const run = () => threads.map((t) => analyzeThread(t, MEMORY));
     const first = run();
     assert.deepEqual(run(), first, 'the same input gives the same signals');
     const all = first.flat();

@@ -62,7 +62,18 @@ export { productKey };
 
 export const rulesAnalyzer: Analyzer = {
   name: 'rules',
-  analyze(thread, memory) {
+  start(memory) {
+    return {
+      analyze: async (threads) => threads.map((thread) => analyzeThread(thread, memory)),
+      report: () => ({ analyzer: 'rules', notes: [] }),
+      close: async () => {},
+    };
+  },
+};
+
+/** The signals of one thread: pure and deterministic. */
+export function analyzeThread(thread: SourceThread, memory: AnalyzerMemory): FoundSignal[] {
+  {
     const excluded = excludedPhrases(memory.filterRules);
     if (mentionsAny(thread.title, excluded)) return [];
     const known = knownProducts(memory);
@@ -97,8 +108,8 @@ export const rulesAnalyzer: Analyzer = {
       }
     }
     return found;
-  },
-};
+  }
+}
 
 /** The thread's texts in reading order: title, post text, then comments depth-first. */
 interface Passage {

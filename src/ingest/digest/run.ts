@@ -29,7 +29,7 @@ import { advanceRun, recordRunProgress } from '../../store/runs.ts';
 import type { SignalsTable, ThemesTable } from '../../store/schema.ts';
 import { upsertBriefs } from '../../store/writes.ts';
 import { postRowOf } from '../rows.ts';
-import type { Analyzer, FoundSignal } from '../analyze/analyzer.ts';
+import type { Analyzer, AnalyzerRun, FoundSignal } from '../analyze/analyzer.ts';
 import { rulesAnalyzer } from '../analyze/rules.ts';
 import { productKey } from '../analyze/text.ts';
 import type { Source, SourceThread } from '../sources/source.ts';
@@ -90,6 +90,8 @@ export interface DigestSummary {
   signalsAdded: number;
   themesCreated: number;
   themesUpdated: number;
+  /** What the analyzer reported besides signals: a fallback, dropped quotes, a budget reached. */
+  analyzerNotes: string[];
   brief: { id: string; items: number } | null;
   error: string | null;
   durationMs: number;
@@ -156,7 +158,8 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
   }, Math.max(50, Math.floor(leaseMs / 3)));
   heartbeat.unref();
 
-  const work = new RunWork(store, projectId, memory, analyzer, options.batchThreads ?? BATCH_THREADS, now);
+  const analysis = analyzer.start(memory);
+  const work = new RunWork(store, projectId, memory, analysis, options.batchThreads ?? BATCH_THREADS, now);
   const label = windowLabel(window);
   const base = {
     runId,
@@ -212,7 +215,7 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     if (!(await advanceRun(store.db, runId, 'complete', counts, now().toISOString()))) {
       throw new Error('the run was marked failed while it worked (its lease expired)');
     }
-    const summary: DigestSummary = { ...base, status: 'complete', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
+    const summary: DigestSummary = { ...base, ...analysisOf(analysis), status: 'complete', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
     log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
     return summary;
   } catch (err) {
@@ -222,9 +225,10 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
       log?.error({ err: e }, 'could not record the digest run as failed'),
     );
     log?.error({ err, reason }, 'digest run failed');
-    return { ...base, status: 'failed', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
+    return { ...base, ...analysisOf(analysis), status: 'failed', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
   } finally {
     clearInterval(heartbeat);
+    await analysis.close().catch((err: unknown) => log?.warn({ err }, 'could not close the analyzer'));
     options.signal?.removeEventListener('abort', onOuterAbort);
     await releaseLease(store, projectId, holder, runId).catch((err: unknown) => log?.warn({ err }, 'could not release the digest lease'));
   }
@@ -265,6 +269,11 @@ export async function* abortable<T>(items: AsyncIterable<T>, signal: AbortSignal
   }
 }
 
+function analysisOf(analysis: AnalyzerRun): { analyzer: string; analyzerNotes: string[] } {
+  const report = analysis.report();
+  return { analyzer: report.analyzer, analyzerNotes: report.notes };
+}
+
 function describe(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
   return String(reason);
@@ -277,7 +286,7 @@ class RunWork {
   signalsFound = 0;
   signalsAdded = 0;
   readonly signalCounts: Record<SignalKind, number> = { pain: 0, competitor: 0, content: 0 };
-  private pending: { thread: SourceThread; found: FoundSignal[] }[] = [];
+  private pending: SourceThread[] = [];
   private pendingComments = 0;
   private readonly grouper: ThemeGrouper;
   private readonly seenPosts = new Set<string>();
@@ -290,7 +299,7 @@ class RunWork {
     private readonly store: Store,
     private readonly projectId: string,
     private readonly memory: ProjectMemory,
-    private readonly analyzer: Analyzer,
+    private readonly analysis: AnalyzerRun,
     private readonly batchThreads: number,
     private readonly now: () => Date,
   ) {
@@ -307,17 +316,13 @@ class RunWork {
     }
   }
 
-  /** Analyzes one thread; true when a batch is ready to write. */
+  /** Takes one collected thread; true when a batch is ready to analyze and write. */
   add(thread: SourceThread): boolean {
     // A source hands out each thread once; this guards a file listing the same post twice.
     if (this.seenPosts.has(thread.id)) return false;
     this.seenPosts.add(thread.id);
     this.postsCollected += 1;
-    const found = this.analyzer.analyze(thread, this.memory);
-    this.postsAnalyzed += 1;
-    this.signalsFound += found.length;
-    for (const s of found) this.signalCounts[s.kind] += 1;
-    this.pending.push({ thread, found });
+    this.pending.push(thread);
     this.pendingComments += countComments(thread.comments);
     // Threads vary a thousandfold in size: a batch also ends at a comment budget, so memory
     // holds about the same amount of text whatever the threads.
@@ -327,13 +332,21 @@ class RunWork {
   async flush(signal: AbortSignal): Promise<void> {
     if (this.pending.length === 0) return;
     signal.throwIfAborted();
-    const batch = this.pending;
+    const threads = this.pending;
     this.pending = [];
     this.pendingComments = 0;
+    const analysed = await this.analysis.analyze(threads, signal);
+    signal.throwIfAborted();
+    const batch = threads.map((thread, i) => ({ thread, found: analysed[i] ?? [] }));
+    this.postsAnalyzed += batch.length;
     const at = this.now().toISOString();
     const rows: SignalsTable[] = [];
     for (const { thread, found } of batch) {
-      for (const s of found) rows.push(this.signalRow(thread, s));
+      this.signalsFound += found.length;
+      for (const s of found) {
+        this.signalCounts[s.kind] += 1;
+        rows.push(this.signalRow(thread, s));
+      }
     }
     const known = await existingSignalIds(this.store.db, rows.map((r) => r.id));
     const fresh = rows.filter((r) => !known.has(r.id));

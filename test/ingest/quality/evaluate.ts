@@ -17,7 +17,7 @@
  *   (untracked ones it finds only in comparison contexts).
  */
 import { readFileSync } from 'node:fs';
-import { rulesAnalyzer } from '../../../src/ingest/analyze/rules.ts';
+import { analyzeThread } from '../../../src/ingest/analyze/rules.ts';
 import { productKey } from '../../../src/ingest/analyze/text.ts';
 import type { AnalyzerMemory } from '../../../src/ingest/analyze/analyzer.ts';
 import type { BundlePost } from '../../../src/ingest/bundle.ts';
@@ -53,6 +53,7 @@ export const EVALUATION_TRACKED = [
 
 export const EVALUATION_MEMORY: AnalyzerMemory = {
   name: 'Quantforge',
+  description: '',
   competitors: EVALUATION_TRACKED.map((name) => ({ name, url: 'https://example.com', description: '' })),
   offerings: [],
   filterRules: [],
@@ -112,7 +113,7 @@ export function evaluate(labels = loadLabels(), memory = EVALUATION_MEMORY): Sco
   for (const label of labels) {
     const post = threads.get(label.id);
     if (!post) throw new Error(`label ${label.id}: no such thread in the fixture`);
-    const found = rulesAnalyzer.analyze({ ...post, comments: [] }, memory);
+    const found = analyzeThread({ ...post, comments: [] }, memory);
     const predictedQuotes = found.filter((s) => s.kind === 'pain').map((s) => s.quote);
     const predictedProducts = [...new Set(found.filter((s) => s.kind === 'competitor').map((s) => productKey(s.competitor!)))];
     const painHit = label.pain && predictedQuotes.some((p) => label.quotes.some((q) => overlaps(post, p, q)));
