@@ -11,6 +11,8 @@ import { createLogger } from '../logger.ts';
 import type { Store } from '../store/db.ts';
 import { DigestError, runDigest, type DigestProgress, type DigestSummary } from '../ingest/digest/run.ts';
 import { sourceFrom } from '../ingest/digest/sources.ts';
+import { analyzerFromEnv } from '../ingest/analyze/select.ts';
+import { LlmConfigError } from '../ingest/analyze/llm.ts';
 import { parseInstant, parseSince, WindowError } from '../ingest/digest/window.ts';
 import { UserError } from './errors.ts';
 
@@ -28,12 +30,15 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
   const now = new Date();
   let window;
   let source;
+  let analyzer;
   try {
+    analyzer = analyzerFromEnv(process.env);
     const end = args.until ? parseInstant(args.until, '--until') : now;
     window = { start: parseSince(args.since ?? '24h', end), end };
     source = args.source !== undefined ? sourceFrom(args.source) : sourceFrom(loadConfig().digest.source, 'DIGEST_SOURCE');
   } catch (err) {
     if (err instanceof WindowError || err instanceof DigestError) throw new UserError(err.message);
+    if (err instanceof LlmConfigError) throw new UserError(err.message);
     throw err;
   }
 
@@ -48,6 +53,7 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
       projectId: args.projectId,
       source,
       window,
+      analyzer,
       signal: abort.signal,
       // Silent unless LOG_LEVEL asks: the progress lines and the one-line outcome say it all, and
       // stdout stays the summary's.
@@ -113,6 +119,7 @@ function describeSummary(s: DigestSummary): string {
     `Digest ${s.runId} ${s.status} for ${s.window.label} (${s.source}, ${s.analyzer} analyzer, ${(s.durationMs / 1000).toFixed(1)} s).`,
     `Posts analyzed: ${s.postsAnalyzed}. Signals: ${counts} (${s.signalsAdded} new).`,
     `Themes: ${s.themesCreated} new, ${s.themesUpdated} updated.`,
+    ...s.analyzerNotes.map((note) => `Analyzer: ${note}`),
     s.brief ? `Brief ${s.brief.id}: ${s.brief.items} items (briefs.list shows it).` : 'No brief: nothing in this window to report.',
   ].join('\n');
 }

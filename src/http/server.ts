@@ -10,6 +10,7 @@ import { migrate } from '../store/migrate.ts';
 import { createApp } from './app.ts';
 import { startScheduler } from '../ingest/digest/scheduler.ts';
 import { sourceFrom } from '../ingest/digest/sources.ts';
+import { analyzerFromEnv } from '../ingest/analyze/select.ts';
 
 export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -27,6 +28,7 @@ export async function runServer(config: Config): Promise<void> {
     logger,
     hourUtc: config.digest.hourUtc,
     source: config.digest.source === undefined ? undefined : sourceFrom(config.digest.source, 'DIGEST_SOURCE'),
+    analyzer: analyzerFromEnv(process.env, logger),
     tickMs: config.digest.tickMs,
     leaseMs: config.digest.leaseMs,
   });

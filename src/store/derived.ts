@@ -12,7 +12,8 @@ export async function refreshDerived(db: Db, projectId: string): Promise<void> {
       post_count = (select count(distinct s.post_id) from signals s where s.theme_id = themes.id),
       signal_count = (select count(*) from signals s where s.theme_id = themes.id),
       first_seen_at = (select min(s.seen_at) from signals s where s.theme_id = themes.id),
-      last_seen_at = (select max(s.seen_at) from signals s where s.theme_id = themes.id)
+      last_seen_at = (select max(s.seen_at) from signals s where s.theme_id = themes.id),
+      recent_at = coalesce((select max(s.seen_at) from signals s where s.theme_id = themes.id), updated_at)
     where project_id = ${projectId}`.execute(db);
 
   await db.deleteFrom('theme_totals').where('project_id', '=', projectId).execute();

@@ -9,33 +9,54 @@ import { refreshDerived } from './derived.ts';
 import type { PostsTable, SignalsTable, ThemesTable } from './schema.ts';
 import { upsertPosts, upsertThemes } from './writes.ts';
 
-export interface ThemeDocs {
-  id: string;
-  docs: { quote: string; title: string }[];
+/** A stored pain as the theme grouper reads it (ingest/digest/themes.ts PainDoc, before its context). */
+export interface StoredPain {
+  signalId: string;
+  postId: string;
+  quote: string;
+  at: string;
+  community: string;
+  title: string;
+  selftext: string;
 }
 
-/** Every pain theme with its signals' quote and post title, oldest theme and signal first. */
-export async function painThemeDocs(db: Db, projectId: string): Promise<ThemeDocs[]> {
-  const rows = await db
+export interface ThemeDocs {
+  id: string;
+  docs: StoredPain[];
+}
+
+function storedPains(db: Db, projectId: string) {
+  return db
     .selectFrom('signals as s')
-    .innerJoin('themes as t', 't.id', 's.theme_id')
     .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
-    .select(['t.id as themeId', 's.quote', 'p.title'])
+    .select(['s.id as signalId', 's.post_id as postId', 's.quote', 's.seen_at as at', 'p.community', 'p.title', 'p.selftext', 's.theme_id as themeId'])
     .where('s.project_id', '=', projectId)
+    .where('s.kind', '=', 'pain');
+}
+
+/** Every pain theme with its pains, oldest theme and pain first. */
+export async function painThemeDocs(db: Db, projectId: string): Promise<ThemeDocs[]> {
+  const rows = await storedPains(db, projectId)
+    .innerJoin('themes as t', 't.id', 's.theme_id')
     .where('t.type', '=', 'pain')
-    .where('s.kind', '=', 'pain')
     .orderBy('t.first_seen_at')
     .orderBy('t.id')
     .orderBy('s.seen_at')
     .orderBy('s.id')
     .execute();
   const themes: ThemeDocs[] = [];
-  for (const row of rows) {
+  for (const { themeId, ...pain } of rows) {
     const last = themes[themes.length - 1];
-    if (last?.id === row.themeId) last.docs.push({ quote: row.quote, title: row.title });
-    else themes.push({ id: row.themeId, docs: [{ quote: row.quote, title: row.title }] });
+    if (last?.id === themeId) last.docs.push(pain);
+    else themes.push({ id: themeId!, docs: [pain] });
   }
   return themes;
+}
+
+/** The project's unthemed pains (the pool each run re-clusters): the newest `limit`, oldest first. */
+export async function pooledPains(db: Db, projectId: string, limit: number): Promise<StoredPain[]> {
+  const rows = await storedPains(db, projectId).where('s.theme_id', 'is', null).orderBy('s.seen_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute();
+  return rows.reverse().map(({ themeId: _, ...pain }) => pain);
 }
 
 /** The project's competitor themes (one per product), so a run knows which it founds. */
@@ -64,6 +85,8 @@ export interface DigestBatch {
   posts: PostsTable[];
   signals: SignalsTable[];
   themes: ThemesTable[];
+  /** Stored pains that left the unthemed pool: signal id → theme id. */
+  assigned?: Map<string, string>;
 }
 
 /**
@@ -81,6 +104,40 @@ export async function writeDigestBatch(db: Db, projectId: string, batch: DigestB
         .values(batch.signals.slice(i, i + 2_000))
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
+    }
+    await assignThemes(trx, projectId, batch.assigned ?? new Map());
+    await refreshDerived(trx, projectId);
+  });
+}
+
+/** Pains of this project move into themes (one statement per theme). */
+async function assignThemes(db: Db, projectId: string, assigned: Map<string, string>): Promise<void> {
+  const byTheme = new Map<string, string[]>();
+  for (const [signal, theme] of assigned) byTheme.set(theme, [...(byTheme.get(theme) ?? []), signal]);
+  for (const [theme, signals] of byTheme) {
+    for (let i = 0; i < signals.length; i += 5_000) {
+      await db.updateTable('signals').set({ theme_id: theme }).where('project_id', '=', projectId).where('id', 'in', signals.slice(i, i + 5_000)).execute();
+    }
+  }
+}
+
+/** Titles and summaries an analyzer wrote for this project's themes (others' ids are untouched). */
+export async function renameThemes(db: Db, projectId: string, names: readonly { id: string; title: string; summary: string }[]): Promise<void> {
+  for (const n of names) {
+    await db.updateTable('themes').set({ title: n.title, summary: n.summary }).where('project_id', '=', projectId).where('id', '=', n.id).execute();
+  }
+}
+
+/**
+ * Themes an analyzer judged to be one problem (the `llm` analyzer's merges): `from`'s signals
+ * join `into` and `from` is deleted, in one transaction; ids of other projects are untouched.
+ */
+export async function mergeThemes(db: Db, projectId: string, merges: readonly { from: string; into: string }[]): Promise<void> {
+  if (merges.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const { from, into } of merges) {
+      await trx.updateTable('signals').set({ theme_id: into }).where('project_id', '=', projectId).where('theme_id', '=', from).execute();
+      await trx.deleteFrom('themes').where('project_id', '=', projectId).where('id', '=', from).execute();
     }
     await refreshDerived(trx, projectId);
   });
@@ -133,6 +190,25 @@ export interface WindowSignal {
   postUrl: string;
   community: string;
   score: number;
+}
+
+/** The window's pains still in the unthemed pool, best-received post first (a brief's fallback). */
+export async function unthemedPainsInWindow(db: Db, projectId: string, start: string, end: string, limit: number): Promise<WindowSignal[]> {
+  const rows = await db
+    .selectFrom('signals as s')
+    .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
+    .select(['s.id', 's.kind', 's.quote', 's.author', 's.competitor', 's.moves', 'p.title as postTitle', 'p.url as postUrl', 'p.community', 'p.score'])
+    .where('s.project_id', '=', projectId)
+    .where('s.kind', '=', 'pain')
+    .where('s.theme_id', 'is', null)
+    .where('p.post_created_at', '>', start)
+    .where('p.post_created_at', '<=', end)
+    .orderBy('p.score', 'desc')
+    .orderBy('s.seen_at')
+    .orderBy('s.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, score: Number(r.score) }));
 }
 
 /** A theme's signals from the window's posts, best-received post first. */

@@ -63,6 +63,8 @@ export interface ThemesTable {
   signal_count: number;
   first_seen_at: string | null;
   last_seen_at: string | null;
+  /** `lastUpdatedAt` (DESIGN §4): last_seen_at, or updated_at while the theme has no signal. */
+  recent_at: string;
 }
 
 export interface SignalsTable {

@@ -24,7 +24,7 @@ function pageIdsQuery(sort: ThemeSort, direction: 'asc' | 'desc') {
   return prepareQuery({ projectId: 'string', type: 'string', limit: 'number', offset: 'number' }, (db, a) => {
     let ids = db.selectFrom('themes').select('id').where('project_id', '=', a.projectId).where('type', '=', a.type);
     if (sort === 'posts') ids = ids.orderBy('post_count', direction);
-    return ids.orderBy('updated_at', direction).orderBy('id', direction).limit(a.limit).offset(a.offset);
+    return ids.orderBy('recent_at', direction).orderBy('id', direction).limit(a.limit).offset(a.offset);
   });
 }
 
@@ -59,13 +59,13 @@ export async function themePage(
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('themes')
-    .select(['id', 'title', 'summary', 'post_count', 'updated_at'])
+    .select(['id', 'title', 'summary', 'post_count', 'recent_at'])
     .where('id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => {
     const r = byId.get(id)!;
-    return { id: r.id, title: r.title, summary: r.summary, postCount: Number(r.post_count), lastUpdatedAt: r.updated_at };
+    return { id: r.id, title: r.title, summary: r.summary, postCount: Number(r.post_count), lastUpdatedAt: r.recent_at };
   });
 }
 
@@ -77,7 +77,7 @@ export async function painThemesByPosts(db: Db, projectId: string) {
     .where('project_id', '=', projectId)
     .where('type', '=', 'pain')
     .orderBy('post_count', 'desc')
-    .orderBy('updated_at', 'desc')
+    .orderBy('recent_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
   return rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, painCount: Number(r.signal_count) }));

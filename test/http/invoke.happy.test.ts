@@ -222,10 +222,12 @@ const THEME_A2 = {
   lastSeenAt: t(10, 14),
   pains: [SIG_A3],
 };
-const ROW_A1 = { id: 'sov_a1', title: 'Failing billing webhooks', summary: 'Webhooks fail silently.', postCount: 2, lastUpdatedAt: t(12, 8) };
-const ROW_A2 = { id: 'sov_a2', title: 'Measuring churn', summary: 'Nobody knows how to measure churn.', postCount: 1, lastUpdatedAt: t(13, 8) };
+// lastUpdatedAt (DESIGN §4) is the newest signal's seenAt — when the community last spoke of the
+// theme — not the bundle's updatedAt; a theme with no signal keeps its own updatedAt.
+const ROW_A1 = { id: 'sov_a1', title: 'Failing billing webhooks', summary: 'Webhooks fail silently.', postCount: 2, lastUpdatedAt: t(11, 13) };
+const ROW_A2 = { id: 'sov_a2', title: 'Measuring churn', summary: 'Nobody knows how to measure churn.', postCount: 1, lastUpdatedAt: t(10, 14) };
 const ROW_A3 = { id: 'sov_a3', title: 'Empty theme', summary: 'No signals yet.', postCount: 0, lastUpdatedAt: t(5, 8) };
-const ROW_AC = { id: 'sov_ac', title: 'Ollama speed', summary: 'Ollama is slow for teams.', postCount: 1, lastUpdatedAt: t(11, 8) };
+const ROW_AC = { id: 'sov_ac', title: 'Ollama speed', summary: 'Ollama is slow for teams.', postCount: 1, lastUpdatedAt: t(10, 15) };
 
 /** One item of the fixture's briefs, as stored (no `n`). */
 function briefItem(tag: string, section: string, k: string) {
@@ -354,10 +356,10 @@ const HAPPY: Record<string, HappyCase[]> = {
   ],
   'pains.list': [
     {
-      title: 'type pain with defaults: sort recent (lastUpdatedAt desc), page 1 of 1, 25 per page',
+      title: 'type pain with defaults: sort recent (lastUpdatedAt desc: newest signal seenAt), page 1 of 1, 25 per page',
       request: { input: { type: 'pain' } },
       expect: {
-        rows: [ROW_A2, ROW_A1, ROW_A3],
+        rows: [ROW_A1, ROW_A2, ROW_A3],
         totalCount: 3,
         totalPostCount: 2,
         ...PAGE_DEFAULTS,
@@ -577,7 +579,7 @@ const TEXT_MENTIONS: Record<string, string[]> = {
   'project.memory': ['Alpha', 'https://alpha.example.com', 'Ollama', 'LM Studio', 'Hosted Alpha', 'r/SaaS', 'ignore memes'],
   'project.list': ['Alpha', 'Beta'],
   'briefs.get': ['d16 content a', 'Move d16 content a'],
-  'pains.list': ['Measuring churn', 'Failing billing webhooks', 'Empty theme'],
+  'pains.list': ['Failing billing webhooks', 'Measuring churn', 'Empty theme'],
   'posts.get': ['Billing is painful', 'Stripe webhooks keep failing for us.', 'We gave up.', 'We switched from Ollama to vLLM.'],
   'competitors.list': ['Ollama', 'vLLM', 'LM Studio'],
   'memory.edit': ['Added offering "Beta plan".'],
@@ -690,11 +692,12 @@ function carolBundle() {
 }
 
 const tieRow = (id: string, postCount: number, lastUpdatedAt: string) => ({ id, title: `Theme ${id}`, summary: `About ${id}.`, postCount, lastUpdatedAt });
-const T1 = tieRow('sov_t1', 1, t(10, 8));
-const T2 = tieRow('sov_t2', 1, t(10, 8));
-const T3 = tieRow('sov_t3', 1, t(12, 8));
-const T4 = tieRow('sov_t4', 2, t(9, 8));
-const T5 = tieRow('sov_t5', 2, t(7, 8));
+// lastUpdatedAt: each theme's newest signal (s1/s2 tie, so t1 and t2 tie).
+const T1 = tieRow('sov_t1', 1, t(8, 13));
+const T2 = tieRow('sov_t2', 1, t(8, 13));
+const T3 = tieRow('sov_t3', 1, t(8, 14));
+const T4 = tieRow('sov_t4', 2, t(8, 17));
+const T5 = tieRow('sov_t5', 2, t(7, 14));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -758,7 +761,7 @@ for (const dialect of DIALECTS) {
         const { data } = await ok(svc, 'alice', { capability: 'project.memory', project: 'BETA', input: { field: 'product' } });
         assert.deepEqual(data, { memory: { ...BETA_ID, description: '', category: '' }, field: 'product' });
         const pains = await ok(svc, 'alice', { capability: 'pains.list', project: 'Beta.Example.ORG', input: { type: 'pain' } });
-        assert.deepEqual(pains.data.rows, [{ id: 'sov_beta1', title: 'Beta pain', summary: 'Beta only.', postCount: 1, lastUpdatedAt: t(9, 8) }]);
+        assert.deepEqual(pains.data.rows, [{ id: 'sov_beta1', title: 'Beta pain', summary: 'Beta only.', postCount: 1, lastUpdatedAt: t(9, 13) }]);
       });
 
       test('several matches: the most recently created of them (prj_alpha for "example")', async () => {
@@ -877,7 +880,7 @@ for (const dialect of DIALECTS) {
 
     test('pains.list sort recent: lastUpdatedAt desc; equal lastUpdatedAt ordered by id (descending)', async () => {
       const { data } = await ok(svc, 'carol', { capability: 'pains.list', input: { type: 'pain' } });
-      assert.deepEqual(data, page([T3, T2, T1, T4, T5], 'recent'));
+      assert.deepEqual(data, page([T4, T3, T2, T1, T5], 'recent'));
     });
 
     test('pains.list sort posts: postCount desc, then lastUpdatedAt desc, then id (descending)', async () => {

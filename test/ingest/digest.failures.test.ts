@@ -52,7 +52,8 @@ for (const dialect of DIALECTS) {
       assert.equal(row.error, 'comments.jsonl:812: not a JSON line');
       const api = await svc.invoke(svc.keys.alice, { capability: 'runs.get', input: { runId: summary.runId } });
       assert.equal(api.body.data.status, 'failed');
-      assert.equal(api.body.data.postsAnalyzed, 25);
+      // Threads are analysed a batch at a time: the 5 collected after the second batch never were.
+      assert.equal(api.body.data.postsAnalyzed, 20);
       const posts = await svc.store.db.selectFrom('posts').select('id').where('project_id', '=', id).execute();
       assert.equal(posts.length, 20, 'the two finished batches of 10 are kept; the half batch is not written');
       // The lease was released: the next run of the project starts at once and completes the window.

@@ -1,70 +1,44 @@
 /**
- * The `rules` analyzer (DESIGN §8): offline, deterministic, fast. It reads a thread sentence by
- * sentence (title, post text, every comment) and keeps:
+ * The `rules` analyzer (DESIGN §8.2): offline, deterministic, no model download. It reads a
+ * thread sentence by sentence (title, post text, every comment), tags each sentence with wink-nlp
+ * (nlp.ts) and keeps:
  *
- * - `pain`: a sentence voicing frustration, a failure or an unmet wish ("keeps crashing", "I wish
- *   it could…"), with a content move;
- * - `content`: a question people ask ("How do I…?", "Is there a…?"), something to write about;
- * - `competitor`: a product named in the memory's competitors, or found where people compare
- *   tools ("switched from X", "alternative to X", "X vs Y", "instead of X").
+ * - `pain`: a sentence in which the writer has a problem (pain.ts), with moves that fit its kind
+ *   (moves.ts); a thread keeps its strongest pains, so one long thread cannot flood a brief;
+ * - `content`: a question asking how to do something ("How do I…?", "Is there a way to…?");
+ * - `competitor`: a product the sentence names (products.ts): the memory's competitors anywhere,
+ *   other names only in a product context; `complaint` when the sentence is also a pain.
  *
- * Every quote is a verbatim slice of its post or comment. Sentences that hit a filter rule of the
+ * Every quote is a verbatim slice of one post or comment. Sentences that hit a filter rule of the
  * memory ("ignore …", "exclude …") are dropped, and so is the whole thread when its title does.
  * The same thread and memory always give the same signals, in the same order.
  */
 import type { BundleComment } from '../bundle.ts';
 import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
-import { escapeRegExp, excludedPhrases, mentionsAny, productKey, sentences, shorten } from './text.ts';
+import { movesFor } from './moves.ts';
+import { tag, type Token } from './nlp.ts';
+import { isHowTo, readPain, type PainReading } from './pain.ts';
+import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
+import { excludedPhrases, mentionsAny, productKey, sentences, shorten } from './text.ts';
 
 const MAX_QUOTE = 300;
-const MIN_PAIN = 20;
 const MIN_QUESTION = 15;
+/** A passage of this many sentences or more needs more than one mild pain to be about a problem. */
+const LONG_PASSAGE = 4;
+/** A pain scoring this much is clear on its own (a strong cue said by the writer). */
+const CLEAR_PAIN = 2.5;
 /** Per thread: enough to see its main points, not so many that one thread floods a brief. */
 const MAX_PER_KIND = { pain: 4, content: 2 } as const;
-
-const FRUSTRATION =
-  /\b(?:frustrat\w*|annoy\w*|hate|hated|sucks?|painful|nightmare|headache|struggl\w*|stuck|broken|unusable|useless|terrible|awful|horribl[ey]|disappoint\w*|underwhelm\w*|lacklust\w*|garbage|trash|worst|confus\w*|impossible to|waste of time|pain in the|plagu\w*|tanked|hallucinat\w*|(?:hard|difficult|tough) time|(?:having|had|have|has) (?:trouble|issues?|problems?|a problem)|trouble (?:with|getting|running)|issues? with|problems? with|the (?:only |main |biggest )?problem is|concerns? (?:about|with|over)|not ready|unable to|can'?t (?:handle|perform|seem to)|doesn'?t seem to (?:work|be)|(?:way|far|so) behind|one thing I miss|too (?:expensive|costly|pricey)|can'?t afford|buggy|bugs? (?:in|with)|(?:not|isn'?t|aren'?t) (?:yet )?supported|no support for|lack of|limitations?)\b/i;
-const FAILURE =
-  /\b(?:doesn'?t work|does not work|don'?t work|not working|stopped working|can'?t get|cannot get|couldn'?t get|won'?t (?:load|run|work|start)|keeps? (?:crashing|failing|freezing)|crash(?:es|ed|ing)?|OOM|out of memory|fails?|failed|failing|errors? out|(?:lots? of|many|a lot of) errors|\d+(?:\.\d+)?x slower|segfault\w*|hangs?|freez\w*|too slow|so slow|painfully slow|really slow|very slow|unbearably slow)\b/i;
-const WISH = /\b(?:I wish|wish (?:there was|it (?:had|could|would))|if only|would love (?:a|an|to have|if|it if)|there'?s no (?:way|option) to|no way to|lacks?|lacking|missing (?:a |the )?(?:feature|option|support))\b/i;
-/** "No problem", "no issues so far", "not terrible": the vocabulary of pain without the pain. */
-const RELIEF =
-  /\b(?:no|not a|not an|without|zero|never had (?:any|a)) (?:problem|issue|issues|problems|crash(?:es)?|errors?)\b|\bworks? (?:great|fine|perfectly|well)\b|\bnot (?:that |too |so )?(?:terrible|bad|awful)\b|\bstuck in (?:my|your|his|her|their) head\b|\bwish I (?:was|were)\b|\bfixed\b/i;
-const QUESTION_START =
-  /^(?:how(?: do| can| to| would| should| does| did)?|what(?:'s| is| are| do| would| should)|which|why(?: does| do| is| are| would)?|is there|are there|does anyone|has anyone|did anyone|can (?:i|you|someone|anyone)|should i|any (?:recommendations|tips|advice|suggestions|ideas)|where (?:can|do|should) i)\b/i;
-
-/** Where people compare tools; the captured name is the other product. */
-const COMPARISON_CONTEXTS: RegExp[] = [
-  /\b(?:switched|moved|migrated|came over|went back|switching|moving) (?:over )?(?:from|to) ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
-  /\balternatives? (?:to|for) ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
-  /\binstead of ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
-  /\b([A-Za-z][\w.+-]*(?: [A-Z][\w.+-]*){0,2}) (?:vs\.?|versus) ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
-  /\b(?:better|faster|worse|slower|cheaper) than ([\w][\w.+-]*(?: [A-Z][\w.+-]*){0,2})/g,
-];
-
-/** A word every comparison context contains (kept in step with COMPARISON_CONTEXTS). */
-const COMPARISON_HINT = /\b(?:switch\w*|moved|moving|migrated|came over|went back|alternatives?|instead|vs\.?|versus|than)(?!\w)/i;
-
-/** Words that follow "switched from" or "vs" without being products. */
-const NOT_PRODUCTS = new Set(
-  (
-    'a an the it its this that these those my your our their his her one ones something anything everything nothing ' +
-    'using use local cloud api apis gpu gpus cpu cpus ram vram windows linux mac macos ubuntu python code model models ' +
-    'version versions before now then there here what which others other another some any all both each me you them us ' +
-    'him people work home scratch source hand time day week month year years months weeks days hours minutes i ' +
-    'quality speed price cost performance memory size context accuracy open closed paid free ' +
-    'for with in on at by to of from just only single multiple two three new old same different better worse'
-  ).split(' '),
-);
 
 export { productKey };
 
 export const rulesAnalyzer: Analyzer = {
   name: 'rules',
   start(memory) {
+    const reader = threadReader(memory);
     return {
-      analyze: async (threads) => threads.map((thread) => analyzeThread(thread, memory)),
+      analyze: async (threads) => threads.map((thread) => reader(thread)),
       report: () => ({ analyzer: 'rules', notes: [] }),
       close: async () => {},
     };
@@ -73,42 +47,91 @@ export const rulesAnalyzer: Analyzer = {
 
 /** The signals of one thread: pure and deterministic. */
 export function analyzeThread(thread: SourceThread, memory: AnalyzerMemory): FoundSignal[] {
-  {
-    const excluded = excludedPhrases(memory.filterRules);
-    if (mentionsAny(thread.title, excluded)) return [];
-    const known = knownProducts(memory);
-    const found: FoundSignal[] = [];
-    const seen = new Set<string>();
-    const counts = { pain: 0, content: 0 };
-    const add = (signal: FoundSignal) => {
-      const key = `${signal.kind}\u0000${signal.quote}\u0000${signal.competitor ?? ''}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      found.push(signal);
-    };
+  return threadReader(memory)(thread);
+}
 
+interface Candidate {
+  order: number;
+  signal: FoundSignal;
+  score: number;
+}
+
+/** A reader for one memory: the tracked-product patterns and filter phrases are built once. */
+export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => FoundSignal[] {
+  const excluded = excludedPhrases(memory.filterRules);
+  const products = productMatcher(trackedProducts(memory.competitors.map((c) => c.name)), memory.name);
+  return (thread) => {
+    if (mentionsAny(thread.title, excluded)) return [];
+    const competitors: Candidate[] = [];
+    const pains: Candidate[] = [];
+    const questions: Candidate[] = [];
+    let order = 0;
     for (const { text, author, at } of passages(thread)) {
       if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
-      for (const sentence of sentences(text)) {
+      const all = sentences(text);
+      const passagePains: Candidate[] = [];
+      for (const sentence of all) {
         if (mentionsAny(sentence, excluded)) continue;
+        const read = readSentence(sentence, products);
+        if (!read) continue;
         const quote = shorten(sentence, MAX_QUOTE);
-        const pain = isPain(sentence);
-        for (const product of productsIn(sentence, known)) {
-          if (productKey(product) === productKey(memory.name)) continue;
-          add({ kind: 'competitor', quote, author, at, competitor: product, moves: null, complaint: pain });
+        const base = { quote, author, at };
+        for (const product of read.products) {
+          competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint: read.pain !== undefined } });
         }
-        if (counts.pain < MAX_PER_KIND.pain && pain) {
-          counts.pain += 1;
-          const moves = { content: contentMove(quote, thread.community, memory.name) };
-          add({ kind: 'pain', quote, author, at, competitor: null, moves, complaint: false });
-        } else if (counts.content < MAX_PER_KIND.content && isQuestion(sentence)) {
-          counts.content += 1;
-          add({ kind: 'content', quote, author, at, competitor: null, moves: null, complaint: false });
+        if (read.pain) {
+          const moves = movesFor({ tokens: read.tokens, sentence: quote, reading: read.pain, products: read.products, community: thread.community, project: memory.name });
+          passagePains.push({ order: order++, score: read.pain.score, signal: { ...base, kind: 'pain', competitor: null, moves, complaint: false } });
+        } else if (read.question) {
+          questions.push({ order: order++, score: 0, signal: { ...base, kind: 'content', competitor: null, moves: null, complaint: false } });
         }
       }
+      if (!incidental(passagePains, all.length)) pains.push(...passagePains);
     }
-    return found;
-  }
+    const kept = [...competitors, ...strongest(pains, MAX_PER_KIND.pain), ...questions.slice(0, MAX_PER_KIND.content)];
+    kept.sort((a, b) => a.order - b.order);
+    return dedupe(kept.map((c) => c.signal));
+  };
+}
+
+interface SentenceReading {
+  tokens: readonly Token[];
+  pain: PainReading | undefined;
+  question: boolean;
+  products: string[];
+}
+
+function readSentence(sentence: string, products: ProductMatcher): SentenceReading | undefined {
+  const tokens = tag(sentence);
+  const pain = readPain(tokens, sentence);
+  const question = !pain && sentence.length >= MIN_QUESTION && isHowTo(sentence);
+  const named = products.find(tokens, sentence);
+  if (!pain && !question && named.length === 0) return undefined;
+  return { tokens, pain, question, products: named };
+}
+
+/**
+ * One mild complaint in a long text is said in passing (a success story that mentions being
+ * "frustrated" on the way, release notes that fixed "a bunch of bugs"): the text is not about a
+ * problem. Several pains, or a strong one, make it one.
+ */
+function incidental(pains: readonly Candidate[], sentenceCount: number): boolean {
+  return sentenceCount >= LONG_PASSAGE && pains.length === 1 && pains[0]!.score < CLEAR_PAIN;
+}
+
+/** The n highest-scoring candidates (earlier first on ties). */
+function strongest(candidates: Candidate[], n: number): Candidate[] {
+  return [...candidates].sort((a, b) => b.score - a.score || a.order - b.order).slice(0, n);
+}
+
+function dedupe(signals: FoundSignal[]): FoundSignal[] {
+  const seen = new Set<string>();
+  return signals.filter((s) => {
+    const key = `${s.kind}\u0000${s.quote}\u0000${s.competitor ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The thread's texts in reading order: title, post text, then comments depth-first. */
@@ -128,82 +151,4 @@ function* passages(thread: SourceThread): Generator<Passage> {
     }
   };
   yield* walk(thread.comments);
-}
-
-export function isPain(sentence: string): boolean {
-  if (sentence.length < MIN_PAIN || RELIEF.test(sentence)) return false;
-  return FRUSTRATION.test(sentence) || FAILURE.test(sentence) || WISH.test(sentence);
-}
-
-export function isQuestion(sentence: string): boolean {
-  return sentence.length >= MIN_QUESTION && sentence.endsWith('?') && QUESTION_START.test(sentence);
-}
-
-interface KnownProduct {
-  name: string;
-  pattern: RegExp;
-}
-
-/** The memory's competitors, each matched as a whole word, however it is capitalised. */
-function knownProducts(memory: AnalyzerMemory): KnownProduct[] {
-  return memory.competitors
-    .map((c) => c.name.trim())
-    .filter((name) => name.length >= 2)
-    .map((name) => ({ name, pattern: new RegExp(`(?:^|[^\\w.])${flexible(name)}(?![\\w])`, 'i') }));
-}
-
-/**
- * A product name with its separators optional: "llama.cpp" also matches "llamacpp", "llama cpp"
- * and "llama-cpp"; "LM Studio" also "lmstudio" and "LM-Studio" — the spellings people type.
- */
-function flexible(name: string): string {
-  return name
-    .split(/[\s.\-_]+/)
-    .map(escapeRegExp)
-    .join('[\\s.\\-_]?');
-}
-
-/** Products a sentence names: known competitors anywhere, others only in a comparison. */
-export function productsIn(sentence: string, known: readonly KnownProduct[]): string[] {
-  const out = new Map<string, string>();
-  for (const k of known) if (k.pattern.test(sentence)) out.set(productKey(k.name), k.name);
-  // Most sentences compare nothing: one cheap test spares them the five context patterns.
-  if (!COMPARISON_HINT.test(sentence)) return [...out.values()];
-  for (const context of COMPARISON_CONTEXTS) {
-    for (const match of sentence.matchAll(context)) {
-      for (const raw of match.slice(1)) {
-        const name = trimProduct(raw);
-        if (!name) continue;
-        const key = productKey(name);
-        const knownName = known.find((k) => productKey(k.name) === key)?.name;
-        // "moved to LM studio" captures "LM": a fragment of a product already found is not another one.
-        if (!knownName && [...out.keys()].some((found) => found !== key && found.startsWith(key))) continue;
-        if (!out.has(key)) out.set(key, knownName ?? name);
-      }
-    }
-  }
-  return [...out.values()];
-}
-
-/** "Ollama." → "Ollama"; "it" → undefined; a product name looks like one (capital, digit or dot). */
-function trimProduct(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  const name = raw.replace(/[.,;:!?)'"]+$/, '').trim();
-  const words = name.split(' ');
-  // "alternative to it" is no product, but "alternative to Open WebUI" is: a capitalised
-  // multi-word name keeps a first word that alone would be a common one.
-  const common = NOT_PRODUCTS.has(words[0]!.toLowerCase()) && (words.length === 1 || /^[a-z]/.test(name));
-  if (name.length < 2 || name.length > 40 || common) return undefined;
-  // Hardware and quantities ("3090", "16", "3k") are not products; a product has a letter run.
-  if (!/[A-Za-z]{2}/.test(name)) return undefined;
-  return /[A-Z0-9.]/.test(name) ? name : undefined;
-}
-
-/** What to do about a pain: write the piece that answers it, where its readers are. */
-function contentMove(quote: string, community: string, product: string): { title: string; body: string } {
-  const short = shorten(quote, 90);
-  return {
-    title: `Answer it: “${short}”`,
-    body: `People in r/${community} run into this. Write a short, concrete guide that solves it step by step${product ? `, and show where ${product} makes it easier` : ''}; link it in the thread.`,
-  };
 }

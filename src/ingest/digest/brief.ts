@@ -3,18 +3,23 @@
  * of the window (by posts, then the best post's score), each with its content move, and an
  * `offers` section with pains one of the project's offerings answers (a move proposing it) and
  * complaints about a competitor (a move positioning the project against it). Each item quotes its
- * source and lists the threads behind it. Pure: the pipeline hands in what the store ranked.
+ * source and lists the threads behind it. A window with fewer themes than content items is
+ * filled with its best-received pains still waiting in the unthemed pool, said to be single
+ * reports. Moves come from the pain itself (analyze/moves.ts), so each fits its pain. Pure: the
+ * pipeline hands in what the store ranked.
  */
 import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
+import { placeOf } from '../analyze/moves.ts';
+import { shorten } from '../analyze/text.ts';
 
 export const CONTENT_ITEMS = 5;
 const OFFER_ITEMS = 3;
 const RIVAL_ITEMS = 2;
 const SOURCES_PER_ITEM = 3;
-/** How well an offering must match a theme's words to be proposed for it. */
-export const OFFER_FIT = 0.05;
+/** How well an offering must match a theme (the grouper's similarity) to be proposed for it. */
+export const OFFER_FIT = 0.12;
 
 export interface RankedTheme {
   theme: WindowTheme;
@@ -26,6 +31,8 @@ export interface BriefInput {
   project: { name: string; offerings: { name: string; description: string }[] };
   pains: RankedTheme[];
   rivals: RankedTheme[];
+  /** The window's pains not in any theme yet, best-received first (fill for a thin window). */
+  loose?: WindowSignal[];
   /** Similarity of an offering's text to a theme (the grouper's TF-IDF cosine). */
   fit: (offeringText: string, theme: RankedTheme) => number;
 }
@@ -41,6 +48,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   const featured = new Set(content.map((r) => r.theme.themeId));
   const offers: SignalItem[] = [];
 
+  const us = input.project.name || 'your product';
   for (const offering of input.project.offerings) {
     if (offers.length >= OFFER_ITEMS) break;
     const text = `${offering.name} ${offering.description}`;
@@ -52,10 +60,11 @@ export function buildBrief(input: BriefInput): BriefSection[] {
       if (fit >= OFFER_FIT && (!best || fit > best.fit)) best = { ranked, fit };
     }
     if (!best) continue;
+    const lead = leadOf(best.ranked);
     offers.push(
       item(best.ranked, 'pain', {
-        title: `Offer ${offering.name}`,
-        body: `${offering.description.replace(/\.?$/, '.')} Reply in the thread with what solves it first, then mention ${offering.name} as the way ${input.project.name} does it for you.`,
+        title: `Offer ${offering.name} where people hit “${clip(best.ranked.theme.title, 60)}”`,
+        body: `u/${lead.author} in ${placeOf(lead.community)}: “${clip(lead.quote, 140)}” Reply with what solves it first, then show how ${offering.name} (${clip(offering.description.replace(/\.$/, ''), 100)}) handles exactly this, and link the thread in your offer page.`,
       }),
     );
     featured.add(best.ranked.theme.themeId);
@@ -64,19 +73,31 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   for (const ranked of input.rivals.slice(0, RIVAL_ITEMS)) {
     const product = ranked.signals[0]?.competitor;
     if (!product) continue;
+    const lead = leadOf(ranked);
+    const position = movesOf(lead)?.position;
     offers.push(
-      item(ranked, 'competitor', {
-        title: `Position ${input.project.name} against ${product}`,
-        body: `People say where ${product} falls short. Acknowledge what it does well, then show how ${input.project.name} handles exactly this case, with numbers.`,
-      }),
+      item(
+        ranked,
+        'competitor',
+        position ?? {
+          title: `Position ${us} against ${product}`,
+          body: `${ranked.theme.posts} post${ranked.theme.posts === 1 ? '' : 's'} this window on where ${product} falls short, e.g. “${clip(lead.quote, 140)}” Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers.`,
+        },
+      ),
     );
   }
 
+  const contentItems = content.map((ranked) => item(ranked, 'pain', contentMove(ranked)));
+  for (const pain of input.loose ?? []) {
+    if (contentItems.length >= CONTENT_ITEMS) break;
+    if (contentItems.some((i) => i.surfaced.quote?.text === pain.quote)) continue;
+    contentItems.push(looseItem(pain));
+  }
   return [
     {
       kind: 'content',
       title: 'What people struggle with',
-      items: content.map((ranked) => item(ranked, 'pain', contentMove(ranked))),
+      items: contentItems,
     },
     { kind: 'offers', title: 'Where your offerings fit', items: offers },
   ];
@@ -88,9 +109,30 @@ function leadOf(ranked: RankedTheme): WindowSignal {
   return ranked.signals.find((s) => s.quote.toLowerCase().includes(title)) ?? ranked.signals[0]!;
 }
 
+function movesOf(signal: WindowSignal): Record<string, Move> | null {
+  return JSON.parse(signal.moves) as Record<string, Move> | null;
+}
+
 function contentMove(ranked: RankedTheme): Move {
-  const moves = JSON.parse(leadOf(ranked).moves) as Record<string, Move> | null;
-  return moves?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary };
+  return movesOf(leadOf(ranked))?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary };
+}
+
+/** A pain no other post has echoed yet: shown as a single report, with its own move. */
+function looseItem(pain: WindowSignal): SignalItem {
+  return {
+    origin: 'pain',
+    surfaced: {
+      summary: `A single report in ${placeOf(pain.community)} so far, not yet a theme: “${clip(pain.quote, 150)}”`,
+      quote: { text: pain.quote, who: pain.author, sub: pain.community },
+    },
+    move: movesOf(pain)?.content ?? { title: 'Answer it in the thread', body: `Reply to “${clip(pain.quote, 140)}” with what solves it.` },
+    sources: [{ title: pain.postTitle, url: pain.postUrl, sub: pain.community }],
+  };
+}
+
+/** A word-boundary cut, marked as cut. */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${shorten(text, max)}…`;
 }
 
 function item(ranked: RankedTheme, origin: string, move: Move): SignalItem {

@@ -21,7 +21,20 @@ import { derivedId, newId } from '../../domain/ids.ts';
 import type { ProjectMemory, SignalKind } from '../../domain/resources.ts';
 import type { Store } from '../../store/db.ts';
 import { competitorKey } from '../../store/competitors.ts';
-import { competitorThemeIds, existingSignalIds, painThemeDocs, productNames, themeSignalsInWindow, themesInWindow, writeDigestBatch } from '../../store/digest.ts';
+import {
+  competitorThemeIds,
+  existingSignalIds,
+  mergeThemes,
+  painThemeDocs,
+  pooledPains,
+  productNames,
+  renameThemes,
+  themeSignalsInWindow,
+  themesInWindow,
+  unthemedPainsInWindow,
+  writeDigestBatch,
+  type StoredPain,
+} from '../../store/digest.ts';
 import { toJson } from '../../store/json.ts';
 import { claimLease, releaseLease, renewLease } from '../../store/leases.ts';
 import { getProject } from '../../store/projects.ts';
@@ -33,8 +46,8 @@ import type { Analyzer, AnalyzerRun, FoundSignal } from '../analyze/analyzer.ts'
 import { rulesAnalyzer } from '../analyze/rules.ts';
 import { productKey } from '../analyze/text.ts';
 import type { Source, SourceThread } from '../sources/source.ts';
-import { buildBrief, type RankedTheme } from './brief.ts';
-import { ThemeGrouper } from './themes.ts';
+import { buildBrief, CONTENT_ITEMS, type RankedTheme } from './brief.ts';
+import { painContext, POOL_MAX, ThemeGrouper, type PainDoc } from './themes.ts';
 import { windowLabel, type Window } from './window.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -43,10 +56,12 @@ const BATCH_COMMENTS = 10_000;
 /** Threads analysed between two turns of the event loop (a few milliseconds of work). */
 const YIELD_EVERY_THREADS = 20;
 const RANKED_THEMES = 40;
+/** Themes offered to an analyzer that names them (the run's biggest). */
+const NAMED_THEMES = 40;
 const SIGNALS_PER_RANKED_THEME = 10;
 
 export interface DigestProgress {
-  stage: 'reading' | 'analyzing' | 'briefing';
+  stage: 'reading' | 'analyzing' | 'grouping' | 'briefing';
   /** Input lines (or API items) read by the source. */
   itemsRead: number;
   postsCollected: number;
@@ -208,6 +223,8 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
       }
     }
     await work.flush(abort.signal);
+    progress('grouping');
+    await work.settleThemes(abort.signal);
     progress('briefing');
     const brief = await work.writeBrief(window, label);
     abort.signal.throwIfAborted();
@@ -292,7 +309,8 @@ class RunWork {
   private readonly seenPosts = new Set<string>();
   private readonly spellings = new Map<string, string>();
   private readonly competitorThemes = new Set<string>();
-  private themesCreated = 0;
+  /** Themes this run founded, and every theme it wrote (created or updated). */
+  private readonly themesCreated = new Set<string>();
   private readonly themesTouched = new Set<string>();
 
   constructor(
@@ -303,12 +321,15 @@ class RunWork {
     private readonly batchThreads: number,
     private readonly now: () => Date,
   ) {
-    this.grouper = new ThemeGrouper((quote) => derivedId('sov', projectId, 'pain', quote));
+    // A theme's id derives from its founding pain's signal id: unique (two posts saying the same
+    // sentence found two themes, not one id twice) and the same whichever run founds it.
+    this.grouper = new ThemeGrouper((founder) => derivedId('sov', projectId, 'pain', founder.signalId));
   }
 
   /** The project's themes and product spellings as they stand before this run. */
   async seed(): Promise<void> {
-    for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs);
+    for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs.map(painDoc));
+    for (const pain of await pooledPains(this.store.db, this.projectId, POOL_MAX)) this.grouper.seedPool(painDoc(pain));
     for (const id of await competitorThemeIds(this.store.db, this.projectId)) this.competitorThemes.add(id);
     for (const competitor of this.memory.competitors) this.spellings.set(productKey(competitor.name), competitor.name);
     for (const name of await productNames(this.store.db, this.projectId)) {
@@ -350,21 +371,65 @@ class RunWork {
     }
     const known = await existingSignalIds(this.store.db, rows.map((r) => r.id));
     const fresh = rows.filter((r) => !known.has(r.id));
-    const titles = new Map(batch.map(({ thread }) => [thread.id, thread.title]));
+    const threadsById = new Map(batch.map(({ thread }) => [thread.id, thread]));
     const competitorThemes: ThemesTable[] = [];
     for (const row of fresh) {
       if (row.kind === 'pain') {
-        const placement = this.grouper.add({ quote: row.quote, title: titles.get(row.post_id) ?? '' });
+        const thread = threadsById.get(row.post_id)!;
+        const placement = this.grouper.add({ signalId: row.id, postId: row.post_id, quote: row.quote, context: painContext(thread, row.quote), at: row.seen_at, community: thread.community });
         row.theme_id = placement.themeId;
-        if (placement.founded) this.themesCreated += 1;
       } else if (row.kind === 'competitor' && row.theme_id !== null) {
-        if (!this.competitorThemes.has(row.theme_id)) this.themesCreated += 1;
+        if (!this.competitorThemes.has(row.theme_id)) this.themesCreated.add(row.theme_id);
         this.competitorThemes.add(row.theme_id);
         competitorThemes.push(competitorTheme(row.theme_id, this.projectId, row.competitor!, at));
       }
     }
-    const painThemes = this.grouper.changedThemes().map((theme) => {
+    const assigned = this.takeAssigned(fresh);
+    await writeDigestBatch(this.store.db, this.projectId, {
+      posts: batch.map(({ thread }) => postRowOf(this.projectId, thread)),
+      signals: fresh,
+      themes: [...this.changedPainThemes(at), ...new Map(competitorThemes.map((t) => [t.id, t])).values()],
+      assigned,
+    });
+    for (const t of competitorThemes) this.themesTouched.add(t.id);
+    this.signalsAdded += fresh.length;
+  }
+
+  /**
+   * End of the run: the pool is re-clustered (pooled pains join themes that grew, or pair up),
+   * and an analyzer that names themes (`llm`) may rename the run's themes and merge duplicates.
+   */
+  async settleThemes(signal: AbortSignal): Promise<void> {
+    this.grouper.recluster();
+    const at = this.now().toISOString();
+    const themes = this.changedPainThemes(at);
+    const assigned = this.takeAssigned([]);
+    if (themes.length === 0 && assigned.size === 0) return;
+    await writeDigestBatch(this.store.db, this.projectId, { posts: [], signals: [], themes, assigned });
+    if (!this.analysis.nameThemes) return;
+    const drafts = [...this.themesTouched]
+      .map((id) => this.grouper.get(id))
+      .filter((t): t is NonNullable<typeof t> => t !== undefined)
+      .sort((a, b) => b.posts.size - a.posts.size || (a.id < b.id ? -1 : 1))
+      .slice(0, NAMED_THEMES)
+      .map((t) => ({ id: t.id, title: this.grouper.title(t), summary: this.grouper.summary(t), posts: t.posts.size, quotes: t.quotes.map((q) => q.quote) }));
+    if (drafts.length === 0) return;
+    const naming = await this.analysis.nameThemes(drafts, signal);
+    signal.throwIfAborted();
+    await renameThemes(this.store.db, this.projectId, naming.names);
+    await mergeThemes(this.store.db, this.projectId, naming.merges);
+  }
+
+  themeCounts() {
+    const created = [...this.themesTouched].filter((id) => this.themesCreated.has(id)).length;
+    return { themesCreated: created, themesUpdated: this.themesTouched.size - created };
+  }
+
+  /** Rows for the pain themes the grouper changed since the last write. */
+  private changedPainThemes(at: string): ThemesTable[] {
+    return this.grouper.changedThemes().map((theme) => {
       theme.changed = false;
+      if (!theme.seeded) this.themesCreated.add(theme.id);
       this.themesTouched.add(theme.id);
       return {
         id: theme.id,
@@ -373,24 +438,26 @@ class RunWork {
         title: this.grouper.title(theme),
         summary: this.grouper.summary(theme),
         updated_at: at,
+        recent_at: at,
         post_count: 0,
         signal_count: 0,
         first_seen_at: null,
         last_seen_at: null,
-      } satisfies ThemesTable;
+      };
     });
-    const uniqueCompetitorThemes = [...new Map(competitorThemes.map((t) => [t.id, t])).values()];
-    for (const t of uniqueCompetitorThemes) this.themesTouched.add(t.id);
-    await writeDigestBatch(this.store.db, this.projectId, {
-      posts: batch.map(({ thread }) => postRowOf(this.projectId, thread)),
-      signals: fresh,
-      themes: [...painThemes, ...uniqueCompetitorThemes],
-    });
-    this.signalsAdded += fresh.length;
   }
 
-  themeCounts() {
-    return { themesCreated: this.themesCreated, themesUpdated: this.themesTouched.size - this.themesCreated };
+  /** Pains that left the pool since the last write; those of `fresh` get their theme on the row itself. */
+  private takeAssigned(fresh: SignalsTable[]): Map<string, string> {
+    const moved = this.grouper.takeReassigned();
+    for (const row of fresh) {
+      const theme = moved.get(row.id);
+      if (theme !== undefined) {
+        row.theme_id = theme;
+        moved.delete(row.id);
+      }
+    }
+    return moved;
   }
 
   /** The window's brief, written under an id derived from the window (a re-run replaces it). */
@@ -407,11 +474,13 @@ class RunWork {
     };
     const pains = await ranked('pain');
     const rivals = await ranked('competitor');
+    const loose = await unthemedPainsInWindow(this.store.db, this.projectId, start, end, CONTENT_ITEMS);
     const sections = buildBrief({
       project: { name: this.memory.name, offerings: this.memory.offerings },
       pains,
       rivals,
-      fit: (text, theme) => this.grouper.similarity(text, `${theme.theme.title} ${theme.signals.map((s) => s.quote).join(' ')}`),
+      loose,
+      fit: (text, theme) => this.grouper.fit(text, theme.theme.themeId),
     });
     const items = sections.reduce((n, s) => n + s.items.length, 0);
     if (items === 0) return null;
@@ -461,9 +530,15 @@ function competitorTheme(id: string, projectId: string, product: string, at: str
     title: `${product} shortcomings`,
     summary: `What people say goes wrong with ${product}: its bugs, gaps and costs as users report them.`,
     updated_at: at,
+    recent_at: at,
     post_count: 0,
     signal_count: 0,
     first_seen_at: null,
     last_seen_at: null,
   };
+}
+
+/** A stored pain as the grouper reads it. */
+function painDoc(p: StoredPain): PainDoc {
+  return { signalId: p.signalId, postId: p.postId, quote: p.quote, context: painContext(p, p.quote), at: p.at, community: p.community };
 }

@@ -15,6 +15,7 @@ import type { Store } from '../../store/db.ts';
 import { sweepExpiredLeases } from '../../store/leases.ts';
 import { lastCompleteWindowEnd, runsEndingAt } from '../../store/runs.ts';
 import type { Source } from '../sources/source.ts';
+import type { Analyzer } from '../analyze/analyzer.ts';
 import { DigestBusyError, DigestError, runDigest } from './run.ts';
 
 const DAY = 86_400_000;
@@ -34,6 +35,8 @@ export interface SchedulerOptions {
   hourUtc: number;
   /** Where threads come from; undefined: no source configured, the scheduler only sweeps. */
   source: Source | undefined;
+  /** The analyzer of every scheduled run (default `rules`). */
+  analyzer?: Analyzer;
   tickMs?: number;
   leaseMs?: number;
   now?: () => Date;
@@ -78,7 +81,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       const last = await lastCompleteWindowEnd(store.db, project.id);
       const start = last && Date.parse(last) >= slot.getTime() - MAX_CATCH_UP && Date.parse(last) < slot.getTime() ? new Date(last) : new Date(slot.getTime() - DAY);
       try {
-        const summary = await runDigest({ store, projectId: project.id, source: options.source, window: { start, end: slot }, logger, leaseMs: options.leaseMs, signal: abort.signal, oncePerWindow: true });
+        const summary = await runDigest({ store, projectId: project.id, source: options.source, window: { start, end: slot }, analyzer: options.analyzer, logger, leaseMs: options.leaseMs, signal: abort.signal, oncePerWindow: true });
         if (summary.status === 'failed') log.warn({ projectId: project.id, runId: summary.runId, attempt: runs.length + 1 }, 'scheduled digest failed');
       } catch (err) {
         if (err instanceof DigestBusyError) log.debug({ projectId: project.id }, err.message);

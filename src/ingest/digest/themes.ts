@@ -1,108 +1,226 @@
 /**
- * Theme grouping for the `rules` analyzer (DESIGN §8, "Group"): each new pain joins the most
- * similar theme of the project when the TF-IDF cosine of its text (quote + post title) with the
- * theme passes a threshold, else it founds a new theme.
+ * Theme grouping (DESIGN §8.3): pains are grouped by meaning, not by shared words.
  *
- * Incremental: a run seeds the grouper with the project's existing pain themes (their signals'
- * texts), so a pain seen today joins last week's theme. Document frequencies grow as documents
- * arrive, so weights are computed at comparison time from the current counts. Deterministic: the
- * same seed and the same pains in the same order give the same themes.
+ * - Each pain is a sentence vector (analyze/vectors.ts: frequency-weighted static word vectors of
+ *   its quote's content words) and its terms (stemmed content words and noun chunks of the quote,
+ *   its thread's title at half weight), TF-IDF weighted over the pains the grouper has seen.
+ * - Similarity = VECTOR_SHARE × vector cosine + (1 − VECTOR_SHARE) × term cosine. Measured on the
+ *   labelled r/LocalLLaMA pains (docs/quality.md, decision 0011): the vectors alone separate
+ *   same-theme from other-theme pairs poorly there (AUC 0.59: the words that tell these themes
+ *   apart, "vllm", "ollama", "qwen", are not in a general English vocabulary), terms alone reach
+ *   0.69 and the blend 0.70; on everyday vocabulary the vectors carry more.
+ * - A pain joins the most similar theme when the similarity reaches JOIN.
+ * - Otherwise it waits in the unthemed pool. A pain close enough (PAIR) to a pooled pain of
+ *   ANOTHER post founds a theme with it: a theme needs evidence from two posts, so a backfill no
+ *   longer makes one theme per sentence. At the end of each run the pool is re-clustered
+ *   (`recluster`): pooled pains join the themes that grew meanwhile, or pair up.
+ * - Ids are stable: a theme's id derives from its founding pain, and a theme never changes id;
+ *   titles and summaries are rewritten as members arrive.
+ * - Titles are problem noun phrases of 2–7 words built from the members' most characteristic
+ *   noun chunk and the kind of problem they voice ("Slow prompt processing", "LM Studio crashes",
+ *   "High cost of GPUs"); never a sentiment word or a bare generic noun.
  *
- * Bounded: a theme keeps at most MAX_TERMS term counts and MAX_PHRASES title phrases (the most
- * frequent), so memory grows with the number of themes, never with the number of pains.
+ * Deterministic: the same seed and the same pains in the same order give the same themes.
+ * Bounded: the pool keeps the newest POOL_MAX pains; a theme keeps counts of at most MAX_CHUNKS
+ * noun chunks and MAX_QUOTES quotes.
  */
+import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
 import { shorten } from '../analyze/text.ts';
-import { stem, termCounts, TOKEN, words } from './terms.ts';
+import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
+import { stem, termCounts, words } from './terms.ts';
+import { placeOf } from '../analyze/moves.ts';
 
-/** Cosine at or above which a pain joins a theme; tuned on r/LocalLLaMA (docs/quality.md). */
-export const JOIN_THRESHOLD = 0.3;
-const MAX_TERMS = 60;
-const MAX_PHRASES = 80;
-const MAX_QUOTES = 5;
-/** Terms in more than this share of documents do not nominate candidate themes (they say little). */
+/** Cosine with a theme's centroid at or above which a pain joins it (docs/quality.md). */
+export const JOIN = 0.22;
+/** Similarity of two pooled pains at or above which they found a theme. */
+export const PAIR = 0.2;
+/** The vectors' share of the similarity; the rest is the TF-IDF cosine of terms. */
+export const VECTOR_SHARE = 0.2;
+/** A context term counts this much of a quote term: the quote is the pain, the context what it is about. */
+const CONTEXT_WEIGHT = 0.5;
+/** How much of a post's text is context (the opening of a long post says what it is about). */
+const CONTEXT_CHARS = 1_500;
+/** Terms in more than this share of pains (and 30) do not nominate candidates: they say little. */
 const COMMON_SHARE = 0.03;
-/** Words too vague to title a theme on their own. */
-const VAGUE = new Set(
-  'issue problem problems issues question help model models error thing work works working run running good bad best better great way ok fine anyone someone'
-    .split(' ')
-    .map(stem),
-);
+const MAX_TERMS = 60;
+export const POOL_MAX = 3_000;
+const MAX_CHUNKS = 80;
+const MAX_QUOTES = 5;
+const MAX_POSTS_TRACKED = 10_000;
 
-/** Adjectives and adverbs that describe a complaint without naming its subject. */
-const QUALITIES = new Set(
-  'slow slower fast faster cool popular bad worse worst terrible awful horrible useless broken stupid annoying frustrating weird strange huge tiny small big large high low cheap expensive hard easy impossible really very super pretty quite'.split(' '),
+/** Words too vague or too emotional to name a problem. */
+const VAGUE = new Set(
+  (
+    'thing things stuff way time times lot lots bit one ones something anything everything nothing people person guy guys someone anyone ' +
+    'problem problems issue issues question questions help idea ideas point reason kind sort day days week weeks month year years ' +
+    'hate love fun shit crap hell god damn lol edit update post thread comment reply sub subreddit op fact case part end work result results ' +
+    'good bad great best better worse worst terrible awful horrible nice cool same other new old own first last next few many much more most ' +
+    'experience question answer option options stuff version rest use worth lack waste garbage trash mess pain nightmare headache ' +
+    'i i\'m i’m im me my you your we our it its they them this that these those'
+  ).split(' '),
 );
+/** A chunk in more than this share of the pains names nothing in particular ("model" in r/LocalLLaMA). */
+const TITLE_MAX_SHARE = 0.05;
+
+/** What the members' problem words say the theme is about, for its title. */
+const PROBLEM_WORDS: [RegExp, (chunk: string) => string][] = [
+  [/\b(?:crash\w*|segfault\w*|freez\w*|hang(?:s|ing)?)\b/i, (c) => `${c} crashes`],
+  [/\b(?:oom|out of memory|run(?:s|ning)? out of (?:v?ram|memory))\b/i, (c) => `${c} running out of memory`],
+  [/\b(?:hallucinat\w*)\b/i, (c) => `${c} hallucinations`],
+  [/\b(?:errors?|exceptions?|bugs?|buggy|broken|fail\w*)\b/i, (c) => `${c} failures`],
+  [/\b(?:slow\w*|sluggish|laggy|forever|bottleneck\w*|latency)\b/i, (c) => `slow ${c}`],
+  [/\b(?:expensive|overpriced|pricey|costs?|costly|afford\w*|price\w*)\b/i, (c) => `high cost of ${c}`],
+  [/\b(?:lack\w*|missing|unsupported|wish\w*|no way to|no support)\b/i, (c) => `missing ${c}`],
+  [/\b(?:confus\w*|overwhelm\w*|lost)\b/i, (c) => `confusing ${c}`],
+  [/\b(?:concern\w*|worr\w*|afraid|privacy|fear\w*)\b/i, (c) => `concerns about ${c}`],
+  [/\b(?:struggl\w*|stuck|trouble|hard|difficult|tricky|impossible|headache|nightmare)\b/i, (c) => `trouble with ${c}`],
+];
+
+export interface PainDoc {
+  signalId: string;
+  postId: string;
+  quote: string;
+  /** What the pain was said about (painContext): its thread's title, and the post's text for a pain of the opening post. */
+  context: string;
+  /** When it was said (ISO): summaries say since when a theme is seen. */
+  at: string;
+  community: string;
+}
+
+/**
+ * The context of a pain: the thread's title, plus the post's text when the pain was said in the
+ * opening post. Measured on the labelled posts, a pain's quote alone says too little of what it
+ * is about to group by (docs/quality.md); a comment's context is its thread's title.
+ */
+export function painContext(thread: { title: string; selftext: string }, quote: string): string {
+  const opening = thread.title.includes(quote) || thread.selftext.includes(quote);
+  return opening ? `${thread.title}\n${thread.selftext.slice(0, CONTEXT_CHARS)}` : thread.title;
+}
+
+interface Member {
+  doc: PainDoc;
+  vector: Float32Array | undefined;
+  terms: Map<string, number>;
+  chunks: { key: string; display: string }[];
+  /** Its TF-IDF norm under the weights of epoch `normEpoch`. */
+  norm: number;
+  normEpoch: number;
+}
 
 export interface ThemeState {
   id: string;
-  /** Summed term counts of its documents (capped at MAX_TERMS). */
-  counts: Map<string, number>;
-  /** Phrase → documents containing it and the display spelling seen first. */
-  phrases: Map<string, { docs: number; display: string }>;
+  vectorSum: Float32Array;
+  centroid: Float32Array | undefined;
+  /** Summed term counts of its pains (the MAX_TERMS most frequent). */
+  terms: Map<string, number>;
+  /** Its TF-IDF norm under the weights of epoch `normEpoch` (-1: to compute). */
+  norm: number;
+  normEpoch: number;
   docs: number;
-  /** The quotes closest to the theme when they joined (at most MAX_QUOTES, closest first). */
+  posts: Set<string>;
+  chunks: Map<string, { docs: number; displays: Map<string, number> }>;
+  problems: Map<number, number>;
   quotes: { quote: string; similarity: number }[];
-  /** Set when this run added a document. */
+  communities: Map<string, number>;
+  firstAt: string;
+  lastAt: string;
+  /** It existed before this run (seeded from the store). */
+  seeded: boolean;
+  /** Set when this run changed it. */
   changed: boolean;
 }
 
 export interface Placement {
-  themeId: string;
+  /** The theme, or null while the pain waits in the pool. */
+  themeId: string | null;
   founded: boolean;
+}
+
+/** The grouping constants, overridable for the quality sweep (test/ingest/quality). */
+export interface GrouperOptions {
+  join?: number;
+  pair?: number;
+  vectorShare?: number;
+  contextWeight?: number;
 }
 
 export class ThemeGrouper {
   private readonly themes: ThemeState[] = [];
   private readonly byId = new Map<string, ThemeState>();
-  private readonly postings = new Map<string, Set<ThemeState>>();
+  private pool: Member[] = [];
+  /** Term → themes and pooled pains holding it: candidates share a term (see VECTOR_SHARE). */
+  private readonly themePostings = new Map<string, Set<ThemeState>>();
+  private readonly poolPostings = new Map<string, Set<Member>>();
+  /** Stored pains whose theme this run set (pooled before, themed now): signal id → theme id. */
+  private readonly assigned = new Map<string, string>();
   private readonly df = new Map<string, number>();
-  private documents = 0;
+  private pains = 0;
   /*
-   * Weights are recomputed when the corpus has grown by a twentieth since they were last
-   * computed, not on every document: a pain's weight barely moves between two neighbours, and
-   * recomputing logs and norms for every comparison made grouping the slowest step of a run.
+   * IDF weights are recomputed when the corpus has grown by a twentieth since they were last
+   * computed (a new epoch), not on every comparison: a weight barely moves between two pains, and
+   * computing logarithms and norms afresh for every comparison made grouping the slowest step.
    */
-  private weightsAt = 0;
   private readonly idfCache = new Map<string, number>();
-  private readonly norms = new Map<ThemeState, number>();
+  private epoch = 0;
+  private epochAt = 0;
+  private readonly vectors = wordVectors();
+  private readonly join: number;
+  private readonly pair: number;
+  private readonly vectorShare: number;
+  private readonly contextWeight: number;
 
-  constructor(private readonly newThemeId: (firstQuote: string) => string) {}
+  constructor(
+    private readonly newThemeId: (founder: PainDoc) => string,
+    options: GrouperOptions = {},
+  ) {
+    this.join = options.join ?? JOIN;
+    this.pair = options.pair ?? PAIR;
+    this.vectorShare = options.vectorShare ?? VECTOR_SHARE;
+    this.contextWeight = options.contextWeight ?? CONTEXT_WEIGHT;
+  }
 
-  /** An existing theme and its documents, before the run's pains arrive. */
-  seed(id: string, docs: { quote: string; title: string }[]): void {
-    const theme = this.found(id, docs[0]?.quote ?? '');
-    for (const doc of docs) this.join(theme, doc, termCounts(`${doc.quote} ${doc.title}`), 1);
+  /** An existing theme and its pains, before the run's pains arrive. */
+  seed(id: string, docs: PainDoc[]): void {
+    const members = docs.map((d) => this.member(d));
+    if (members.length === 0) return;
+    const theme = this.found(id, members[0]!);
+    for (const m of members.slice(1)) this.absorb(theme, m, 1);
+    theme.seeded = true;
     theme.changed = false;
   }
 
-  /** Places a new pain: the most similar theme above the threshold, else a new one. */
-  add(doc: { quote: string; title: string }): Placement {
-    const counts = termCounts(`${doc.quote} ${doc.title}`);
-    if (this.documents >= this.weightsAt * 1.05 + 20) this.refreshWeights();
-    const docNorm = this.norm(counts);
-    let best: ThemeState | undefined;
-    let bestSimilarity = 0;
-    for (const theme of this.candidates(counts)) {
-      const similarity = this.dot(counts, theme.counts) / (docNorm * this.themeNorm(theme) || 1);
-      if (similarity > bestSimilarity || (similarity === bestSimilarity && best && theme.id < best.id)) {
-        best = theme;
-        bestSimilarity = similarity;
-      }
-    }
-    if (best && bestSimilarity >= JOIN_THRESHOLD) {
-      this.join(best, doc, counts, bestSimilarity);
-      return { themeId: best.id, founded: false };
-    }
-    const theme = this.found(this.newThemeId(doc.quote), doc.quote);
-    this.join(theme, doc, counts, 1);
-    return { themeId: theme.id, founded: true };
+  /** A stored pain that had no theme yet (the pool of earlier runs), oldest first. */
+  seedPool(doc: PainDoc): void {
+    this.toPool(this.member(doc));
   }
 
-  /** TF-IDF cosine of two texts under the project's current weights (offer fit, tests). */
-  similarity(a: string, b: string): number {
-    const x = termCounts(a);
-    const y = termCounts(b);
-    return this.dot(x, y) / (this.norm(x) * this.norm(y) || 1);
+  /** Places a new pain: a theme, a new theme with a pooled pain of another post, or the pool. */
+  add(doc: PainDoc): Placement {
+    return this.place(this.member(doc));
+  }
+
+  /**
+   * End of a run: pooled pains join themes that grew since they arrived, or pair up among
+   * themselves. Returns how many themes that founded.
+   */
+  recluster(): number {
+    const waiting = this.pool;
+    this.pool = [];
+    this.poolPostings.clear();
+    let founded = 0;
+    for (const m of waiting) {
+      const placement = this.place(m);
+      if (placement.founded) founded += 1;
+      if (placement.themeId !== null) this.assigned.set(m.doc.signalId, placement.themeId);
+    }
+    return founded;
+  }
+
+  /** Pooled pains moved into a theme since the last call (signal id → theme id); the record is then cleared. */
+  takeReassigned(): Map<string, string> {
+    const moved = new Map(this.assigned);
+    this.assigned.clear();
+    return moved;
   }
 
   get(id: string): ThemeState | undefined {
@@ -113,164 +231,283 @@ export class ThemeGrouper {
     return this.themes.filter((t) => t.changed);
   }
 
-  /** A short noun phrase: the theme's most telling 1–3 word phrase, by documents × rarity × length. */
+  /** How well a text (an offering) fits a theme, on the same scale as JOIN. */
+  fit(text: string, themeId: string): number {
+    const theme = this.byId.get(themeId);
+    if (!theme) return 0;
+    const probe = { terms: termCounts(text), vector: this.vectors.sentenceVector(contentWords(text)), norm: 0, normEpoch: -1 } as Member;
+    return this.similarity(probe, theme.centroid, theme);
+  }
+
   title(theme: ThemeState): string {
-    const display = this.phrase(theme) ?? 'Other complaints';
-    return display.charAt(0).toUpperCase() + display.slice(1);
+    const chunk = this.leadingChunk(theme);
+    const problem = this.dominantProblem(theme);
+    let title: string;
+    if (!chunk) title = 'Unclassified complaints';
+    else if (problem === undefined || PROBLEM_WORDS[problem]![0].test(chunk)) title = chunk.split(' ').length >= 2 ? chunk : `problems with ${chunk}`;
+    else title = PROBLEM_WORDS[problem]![1](chunk);
+    const words = title.split(/\s+/).slice(0, 7).join(' ');
+    return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
-  /** One sentence: what the theme is about and the quote that stands for it (one naming it if any). */
+  /** One sentence: what people run into, how often and where, with a quote standing for it. */
   summary(theme: ThemeState): string {
-    const phrase = this.phrase(theme);
-    const naming = phrase ? theme.quotes.find((q) => q.quote.toLowerCase().includes(phrase.toLowerCase())) : undefined;
-    const quote = (naming ?? theme.quotes[0])?.quote ?? '';
-    return `Complaints about ${phrase ?? 'this'}, such as “${clip(quote, 160)}”.`;
+    const where = [...theme.communities].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(([c]) => placeOf(c)).join(' and ');
+    const posts = theme.posts.size;
+    const quote = theme.quotes[0]?.quote ?? '';
+    const since = theme.firstAt.slice(0, 10);
+    return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} describe this, for example “${clip(quote, 150)}”.`;
   }
 
-  private phrase(theme: ThemeState): string | undefined {
-    let best: { score: number; display: string; key: string } | undefined;
-    for (const [key, phrase] of theme.phrases) {
-      const parts = key.split(' ');
-      if (parts.every((w) => VAGUE.has(stem(w)))) continue;
-      // A lone word names a theme only if it is a thing ("VRAM", "quantization"), not a quality.
-      if (parts.length === 1 && (parts[0]!.length < 4 || QUALITIES.has(parts[0]!) || /\d/.test(parts[0]!))) continue;
-      const rarity = Math.sqrt(parts.reduce((sum, w) => sum + this.idf(stem(w)), 0) / parts.length);
-      // Shared phrases first (what the theme's posts have in common), then two-word phrases.
-      const score = phrase.docs ** 1.5 * rarity * (parts.length === 1 ? 1 : parts.length === 2 ? 1.8 : 1.9);
-      if (!best || score > best.score || (score === best.score && key < best.key)) best = { score, display: phrase.display, key };
+  private place(m: Member): Placement {
+    let best: ThemeState | undefined;
+    let bestScore = -1;
+    this.maybeNewEpoch();
+    for (const theme of this.candidates(m.terms, this.themePostings)) {
+      const s = this.similarity(m, theme.centroid, theme);
+      if (s > bestScore || (s === bestScore && best && theme.id < best.id)) {
+        best = theme;
+        bestScore = s;
+      }
     }
-    return best?.display;
+    if (best && bestScore >= this.join) {
+      this.absorb(best, m, bestScore);
+      return { themeId: best.id, founded: false };
+    }
+    let partner: Member | undefined;
+    let partnerScore = -1;
+    for (const other of this.candidates(m.terms, this.poolPostings)) {
+      if (other.doc.postId === m.doc.postId) continue;
+      const s = this.similarity(m, other.vector, other);
+      if (s > partnerScore) {
+        partner = other;
+        partnerScore = s;
+      }
+    }
+    if (partner && partnerScore >= this.pair) {
+      this.fromPool(partner);
+      // The older pain founds the theme: its id is the same whichever run pairs them.
+      const theme = this.found(this.newThemeId(partner.doc), partner);
+      this.absorb(theme, m, partnerScore);
+      this.assigned.set(partner.doc.signalId, theme.id);
+      return { themeId: theme.id, founded: true };
+    }
+    this.toPool(m);
+    return { themeId: null, founded: false };
   }
 
-  private found(id: string, quote: string): ThemeState {
-    const theme: ThemeState = { id, counts: new Map(), phrases: new Map(), docs: 0, quotes: quote ? [{ quote, similarity: 1 }] : [], changed: true };
+  private similarity(a: Member, bv: Float32Array | undefined, b: { terms: Map<string, number>; norm: number; normEpoch: number }): number {
+    const vector = a.vector && bv ? cosine(a.vector, bv) : 0;
+    return this.vectorShare * Math.max(0, vector) + (1 - this.vectorShare) * this.termCosine(a, b);
+  }
+
+  /** TF-IDF cosine; `a` is a pain (a dozen terms), `b` a pain or a theme (up to MAX_TERMS). */
+  private termCosine(a: { terms: Map<string, number>; norm: number; normEpoch: number }, b: { terms: Map<string, number>; norm: number; normEpoch: number }): number {
+    let dot = 0;
+    for (const [t, n] of a.terms) {
+      const m = b.terms.get(t);
+      if (m !== undefined) {
+        const w = this.idf(t);
+        dot += n * m * w * w;
+      }
+    }
+    if (dot === 0) return 0;
+    return dot / (this.norm(a) * this.norm(b));
+  }
+
+  private norm(x: { terms: Map<string, number>; norm: number; normEpoch: number }): number {
+    if (x.normEpoch !== this.epoch) {
+      let sum = 0;
+      for (const [t, n] of x.terms) sum += (n * this.idf(t)) ** 2;
+      x.norm = Math.sqrt(sum) || 1;
+      x.normEpoch = this.epoch;
+    }
+    return x.norm;
+  }
+
+  private idf(term: string): number {
+    let w = this.idfCache.get(term);
+    if (w === undefined) {
+      w = Math.log((1 + this.pains) / (1 + (this.df.get(term) ?? 0))) + 1;
+      this.idfCache.set(term, w);
+    }
+    return w;
+  }
+
+  /** A new epoch of weights once the corpus grew by a twentieth (see idfCache). */
+  private maybeNewEpoch(): void {
+    if (this.pains < this.epochAt * 1.05 + 20) return;
+    this.epochAt = this.pains;
+    this.epoch += 1;
+    this.idfCache.clear();
+  }
+
+  private candidates<T>(terms: Map<string, number>, postings: Map<string, Set<T>>): Set<T> {
+    const out = new Set<T>();
+    const common = Math.max(30, this.pains * COMMON_SHARE);
+    for (const term of terms.keys()) {
+      if ((this.df.get(term) ?? 0) > common) continue;
+      for (const item of postings.get(term) ?? []) out.add(item);
+    }
+    return out;
+  }
+
+  private toPool(m: Member): void {
+    this.pool.push(m);
+    for (const term of m.terms.keys()) {
+      let posting = this.poolPostings.get(term);
+      if (!posting) this.poolPostings.set(term, (posting = new Set()));
+      posting.add(m);
+    }
+    // The oldest pooled pains give way: a pain nobody echoed for POOL_MAX pains stays unthemed.
+    while (this.pool.length > POOL_MAX) this.fromPool(this.pool[0]!);
+  }
+
+  private fromPool(m: Member): void {
+    const i = this.pool.indexOf(m);
+    if (i !== -1) this.pool.splice(i, 1);
+    for (const term of m.terms.keys()) this.poolPostings.get(term)?.delete(m);
+  }
+
+  private member(doc: PainDoc): Member {
+    const tokens = tag(doc.quote);
+    const vector = this.vectors.sentenceVector(contentWords(doc.quote));
+    const terms = termCounts(doc.quote);
+    for (const [t, n] of termCounts(doc.context)) terms.set(t, (terms.get(t) ?? 0) + n * this.contextWeight);
+    const chunks = chunksOf(tokens);
+    // A noun chunk is a term too: "tool calling" shared means more than "tool" and "calling".
+    for (const c of chunks) if (c.key.includes(' ')) terms.set(c.key, (terms.get(c.key) ?? 0) + 1);
+    this.pains += 1;
+    for (const t of terms.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    return { doc, vector, terms, chunks, norm: 0, normEpoch: -1 };
+  }
+
+  private found(id: string, first: Member): ThemeState {
+    const theme: ThemeState = {
+      id,
+      vectorSum: new Float32Array(this.vectors.dims),
+      centroid: undefined,
+      terms: new Map(),
+      norm: 0,
+      normEpoch: -1,
+      docs: 0,
+      posts: new Set(),
+      chunks: new Map(),
+      problems: new Map(),
+      quotes: [],
+      communities: new Map(),
+      firstAt: first.doc.at,
+      lastAt: first.doc.at,
+      seeded: false,
+      changed: true,
+    };
     this.themes.push(theme);
     this.byId.set(id, theme);
+    this.absorb(theme, first, 1);
     return theme;
   }
 
-  private join(theme: ThemeState, doc: { quote: string; title: string }, counts: Map<string, number>, similarity: number): void {
-    this.documents += 1;
-    for (const term of counts.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
-    for (const [term, n] of counts) {
-      theme.counts.set(term, (theme.counts.get(term) ?? 0) + n);
-      let posting = this.postings.get(term);
-      if (!posting) this.postings.set(term, (posting = new Set()));
+  private absorb(theme: ThemeState, m: Member, similarity: number): void {
+    if (m.vector) {
+      addInto(theme.vectorSum, m.vector);
+      theme.centroid = normalize(Float32Array.from(theme.vectorSum));
+    }
+    for (const [t, n] of m.terms) {
+      theme.terms.set(t, (theme.terms.get(t) ?? 0) + n);
+      let posting = this.themePostings.get(t);
+      if (!posting) this.themePostings.set(t, (posting = new Set()));
       posting.add(theme);
     }
-    if (theme.counts.size > MAX_TERMS) prune(theme.counts, MAX_TERMS, (term) => this.postings.get(term)?.delete(theme));
-    for (const [key, display] of phrasesOf(doc.quote)) {
-      const phrase = theme.phrases.get(key);
-      if (phrase) phrase.docs += 1;
-      else theme.phrases.set(key, { docs: 1, display });
-    }
-    if (theme.phrases.size > MAX_PHRASES) prunePhrases(theme.phrases);
+    if (theme.terms.size > MAX_TERMS) pruneTerms(theme, this.themePostings);
+    theme.normEpoch = -1;
     theme.docs += 1;
-    this.norms.delete(theme);
-    if (!theme.quotes.some((q) => q.quote === doc.quote)) {
-      theme.quotes.push({ quote: doc.quote, similarity });
+    if (theme.posts.size < MAX_POSTS_TRACKED) theme.posts.add(m.doc.postId);
+    for (const { key, display } of m.chunks) {
+      const c = theme.chunks.get(key) ?? { docs: 0, displays: new Map<string, number>() };
+      c.docs += 1;
+      c.displays.set(display, (c.displays.get(display) ?? 0) + 1);
+      theme.chunks.set(key, c);
+    }
+    if (theme.chunks.size > MAX_CHUNKS) pruneChunks(theme.chunks);
+    const problem = PROBLEM_WORDS.findIndex(([re]) => re.test(m.doc.quote));
+    if (problem !== -1) theme.problems.set(problem, (theme.problems.get(problem) ?? 0) + 1);
+    theme.communities.set(m.doc.community, (theme.communities.get(m.doc.community) ?? 0) + 1);
+    if (m.doc.at < theme.firstAt) theme.firstAt = m.doc.at;
+    if (m.doc.at > theme.lastAt) theme.lastAt = m.doc.at;
+    if (!theme.quotes.some((q) => q.quote === m.doc.quote)) {
+      theme.quotes.push({ quote: m.doc.quote, similarity });
       theme.quotes.sort((a, b) => b.similarity - a.similarity || (a.quote < b.quote ? -1 : 1));
       theme.quotes.length = Math.min(theme.quotes.length, MAX_QUOTES);
     }
     theme.changed = true;
   }
 
-  private candidates(counts: Map<string, number>): Set<ThemeState> {
-    const out = new Set<ThemeState>();
-    const common = Math.max(30, this.documents * COMMON_SHARE);
-    for (const term of counts.keys()) {
-      if ((this.df.get(term) ?? 0) > common) continue;
-      for (const theme of this.postings.get(term) ?? []) out.add(theme);
+  /**
+   * The noun chunk most characteristic of the theme: shared by its pains, rare elsewhere (a chunk
+   * in more than TITLE_MAX_SHARE of all pains is skipped), in its most frequent spelling.
+   */
+  private leadingChunk(theme: ThemeState): string | undefined {
+    let best: { score: number; key: string; chunk: { displays: Map<string, number> } } | undefined;
+    const common = Math.max(5, this.pains * TITLE_MAX_SHARE);
+    for (const [key, c] of theme.chunks) {
+      const term = key.includes(' ') ? key : stem(key);
+      if ((this.df.get(term) ?? 0) > common && this.pains > 40) continue;
+      const idf = this.idf(term);
+      const score = c.docs ** 1.5 * idf * idf * (key.includes(' ') ? 1.4 : 1);
+      if (!best || score > best.score || (score === best.score && key < best.key)) best = { score, key, chunk: c };
     }
-    return out;
+    if (!best) return undefined;
+    return [...best.chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
   }
 
-  private refreshWeights(): void {
-    this.weightsAt = this.documents;
-    this.idfCache.clear();
-    this.norms.clear();
-  }
-
-  private idf(term: string): number {
-    let value = this.idfCache.get(term);
-    if (value === undefined) {
-      value = Math.log((1 + this.documents) / (1 + (this.df.get(term) ?? 0))) + 1;
-      this.idfCache.set(term, value);
-    }
-    return value;
-  }
-
-  private dot(a: Map<string, number>, b: Map<string, number>): number {
-    let dot = 0;
-    for (const [term, n] of a) {
-      const m = b.get(term);
-      if (m !== undefined) {
-        const w = this.idf(term);
-        dot += n * m * w * w;
-      }
-    }
-    return dot;
-  }
-
-  private norm(counts: Map<string, number>): number {
-    let sum = 0;
-    for (const [term, n] of counts) {
-      const w = n * this.idf(term);
-      sum += w * w;
-    }
-    return Math.sqrt(sum);
-  }
-
-  private themeNorm(theme: ThemeState): number {
-    let value = this.norms.get(theme);
-    if (value === undefined) {
-      value = this.norm(theme.counts);
-      this.norms.set(theme, value);
-    }
-    return value;
+  private dominantProblem(theme: ThemeState): number | undefined {
+    let best: [number, number] | undefined;
+    for (const [i, n] of theme.problems) if (!best || n > best[1] || (n === best[1] && i < best[0])) best = [i, n];
+    return best?.[0];
   }
 }
 
-/** Content-word runs of a quote as 1–3 word phrases, keyed lower-case, shown as first written. */
-function phrasesOf(quote: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const tokens = [...quote.matchAll(TOKEN)].map((m) => m[0].replace(/[.'’-]+$/, ''));
-  const flags = words(quote);
-  // words() and the token scan split alike; if they ever disagree, phrases are skipped, not wrong.
-  if (flags.length !== tokens.length) return out;
-  let run: string[] = [];
-  const flush = () => {
-    for (let n = 1; n <= 3; n++) {
-      for (let i = 0; i + n <= run.length; i++) {
-        const display = run.slice(i, i + n).join(' ');
-        const key = display.toLowerCase();
-        if (!out.has(key)) out.set(key, display);
-      }
-    }
-    run = [];
-  };
-  tokens.forEach((token, i) => {
-    if (flags[i]!.stop) flush();
-    else run.push(token);
-  });
-  flush();
+function pruneTerms(theme: ThemeState, postings: Map<string, Set<ThemeState>>): void {
+  const ranked = [...theme.terms].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  for (const [term] of ranked.slice(MAX_TERMS)) {
+    theme.terms.delete(term);
+    postings.get(term)?.delete(theme);
+  }
+}
+
+/** Content words of a text for its vector: stopwords out (they blur every sentence alike). */
+function contentWords(text: string): string[] {
+  return words(text)
+    .filter((w) => !w.stop)
+    .map((w) => w.word);
+}
+
+/** Noun chunks worth naming a theme: no vague or emotional word alone, no pronoun-only chunk. */
+function chunksOf(tokens: readonly Token[]): { key: string; display: string }[] {
+  const out: { key: string; display: string }[] = [];
+  for (const [from, to] of nounChunks(tokens)) {
+    // Drop leading qualities ("huge", "terrible") so the chunk names the thing.
+    let start = from;
+    while (start < to - 1 && (tokens[start]!.pos === 'ADJ' && VAGUE.has(tokens[start]!.lower))) start++;
+    const words = tokens.slice(start, to);
+    if (words.length > 5) continue;
+    if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma))) continue;
+    if (words.length === 1 && (words[0]!.text.length < 3 || /\d/.test(words[0]!.text))) continue;
+    // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
+    if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) continue;
+    const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
+    const display = words.map((t, i) => (/^[A-Z][a-z]+$/.test(t.text) && i === 0 && t.pos !== 'PROPN' ? t.lower : t.text)).join(' ');
+    out.push({ key, display });
+  }
   return out;
 }
 
-function prune(counts: Map<string, number>, keep: number, dropped: (term: string) => void): void {
-  const ranked = [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-  for (const [term] of ranked.slice(keep)) {
-    counts.delete(term);
-    dropped(term);
-  }
+function pruneChunks(chunks: Map<string, { docs: number; displays: Map<string, number> }>): void {
+  const ranked = [...chunks].sort((x, y) => y[1].docs - x[1].docs || (x[0] < y[0] ? -1 : 1));
+  for (const [key] of ranked.slice(MAX_CHUNKS / 2)) chunks.delete(key);
 }
 
-function prunePhrases(phrases: Map<string, { docs: number; display: string }>): void {
-  const ranked = [...phrases].sort((x, y) => y[1].docs - x[1].docs || (x[0] < y[0] ? -1 : 1));
-  for (const [key] of ranked.slice(MAX_PHRASES / 2)) phrases.delete(key);
-}
-
-/** The analyzer's word-boundary cut, marked as cut. */
+/** A word-boundary cut, marked as cut. */
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${shorten(text, max)}…`;
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as core from './001_core.ts';
 import * as oauthGrants from './002_oauth_grants.ts';
 import * as digestLeases from './003_digest_leases.ts';
+import * as themeRecency from './004_theme_recency.ts';
 
 /** Applied in name order; a new migration is a new file and one line here. */
 export const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_oauth_grants': oauthGrants,
   '003_digest_leases': digestLeases,
+  '004_theme_recency': themeRecency,
 };

@@ -17,8 +17,8 @@
  *   (untracked ones it finds only in comparison contexts).
  */
 import { readFileSync } from 'node:fs';
-import { analyzeThread } from '../../../src/ingest/analyze/rules.ts';
-import { productKey } from '../../../src/ingest/analyze/text.ts';
+import { familyKey } from '../../../src/ingest/analyze/products.ts';
+import { threadReader } from '../../../src/ingest/analyze/rules.ts';
 import type { AnalyzerMemory } from '../../../src/ingest/analyze/analyzer.ts';
 import type { BundlePost } from '../../../src/ingest/bundle.ts';
 import { fixtureThreads } from '../../helpers/reddit-export.ts';
@@ -59,15 +59,43 @@ export const EVALUATION_MEMORY: AnalyzerMemory = {
   filterRules: [],
 };
 
-export function loadLabels(): Label[] {
-  return JSON.parse(readFileSync(new URL('../../fixtures/quality/localllama-labels.json', import.meta.url), 'utf8')) as Label[];
+/** Which half of the labels: `tuning` (the first 120, which rules were developed against) or `heldout`. */
+export type LabelSet = 'tuning' | 'heldout';
+
+export interface SetLabel extends Label {
+  set: LabelSet;
+}
+
+/**
+ * All 240 labelled posts. The first 120 (`localllama-labels.json`) are the tuning half: rules were
+ * developed while reading them. The other 120 (`localllama-labels-heldout.json`) were labelled
+ * blind, before the current analyzer's output existed, and are never read post by post while
+ * changing rules: their scores are the figures docs/quality.md reports.
+ */
+export function loadLabels(): SetLabel[] {
+  const read = (file: string, set: LabelSet) =>
+    (JSON.parse(readFileSync(new URL(`../../fixtures/quality/${file}`, import.meta.url), 'utf8')) as Label[]).map((l) => ({ ...l, set }));
+  return [...read('localllama-labels.json', 'tuning'), ...read('localllama-labels-heldout.json', 'heldout')];
+}
+
+export interface ThemeLabels {
+  themes: { id: string; title: string; description: string }[];
+  /** Pain post id → theme id. */
+  posts: Record<string, string>;
+}
+
+export function loadThemeLabels(): ThemeLabels {
+  return JSON.parse(readFileSync(new URL('../../fixtures/quality/localllama-themes.json', import.meta.url), 'utf8')) as ThemeLabels;
 }
 
 export interface PostResult {
-  label: Label;
+  label: SetLabel;
   post: BundlePost;
   predictedQuotes: string[];
+  /** Family keys of the products the analyzer found. */
   predictedProducts: string[];
+  /** Product names as the analyzer spelled them (for the top-20 list). */
+  predictedNames: string[];
   painHit: boolean;
 }
 
@@ -83,7 +111,12 @@ export interface Scores {
   trackedRecall: number;
   allMentions: number;
   allFound: number;
+  /** Product recall: labelled (post, product) pairs found, every product. */
   allRecall: number;
+  /** The 20 products found most often (by posts), each with whether the labels know it as a product. */
+  topProducts: { name: string; posts: number; product: boolean }[];
+  /** Share of `topProducts` that are products. */
+  productPrecision: number;
   results: PostResult[];
 }
 
@@ -100,27 +133,43 @@ function overlaps(post: BundlePost, a: string, b: string): boolean {
   return spans(post, a).some(([fa, sa, ea]) => spans(post, b).some(([fb, sb, eb]) => fa === fb && sa < eb && sb < ea));
 }
 
-export function evaluate(labels = loadLabels(), memory = EVALUATION_MEMORY): Scores {
+/** Every product any label names, by family (what "is a product" means for the top-20 list). */
+function labelledProducts(labels: readonly Label[]): Set<string> {
+  return new Set(labels.flatMap((l) => l.products.map(familyKey)));
+}
+
+export function evaluate(labels: SetLabel[] = loadLabels(), memory = EVALUATION_MEMORY): Scores {
   const threads = new Map(fixtureThreads().map((t) => [t.id, t]));
-  const tracked = new Set(memory.competitors.map((c) => productKey(c.name)));
+  const read = threadReader(memory);
   const results: PostResult[] = [];
+  for (const label of labels) {
+    const post = threads.get(label.id);
+    if (!post) throw new Error(`label ${label.id}: no such thread in the fixture`);
+    const found = read({ ...post, comments: [] });
+    const predictedQuotes = found.filter((s) => s.kind === 'pain').map((s) => s.quote);
+    const names = [...new Set(found.filter((s) => s.kind === 'competitor').map((s) => s.competitor!))];
+    const predictedProducts = [...new Set(names.map(familyKey))];
+    const painHit = label.pain && predictedQuotes.some((p) => label.quotes.some((q) => overlaps(post, p, q)));
+    results.push({ label, post, predictedQuotes, predictedProducts, predictedNames: names, painHit });
+  }
+  return score(results, memory, labelledProducts(loadLabels()));
+}
+
+/** The scores of some of the results (one half, or all). */
+export function score(results: PostResult[], memory: AnalyzerMemory, products: Set<string>): Scores {
+  const tracked = new Set(memory.competitors.map((c) => familyKey(c.name)));
   let truePositives = 0;
   let predictedPainPosts = 0;
   let trackedMentions = 0;
   let trackedFound = 0;
   let allFound = 0;
   let allMentions = 0;
-  for (const label of labels) {
-    const post = threads.get(label.id);
-    if (!post) throw new Error(`label ${label.id}: no such thread in the fixture`);
-    const found = analyzeThread({ ...post, comments: [] }, memory);
-    const predictedQuotes = found.filter((s) => s.kind === 'pain').map((s) => s.quote);
-    const predictedProducts = [...new Set(found.filter((s) => s.kind === 'competitor').map((s) => productKey(s.competitor!)))];
-    const painHit = label.pain && predictedQuotes.some((p) => label.quotes.some((q) => overlaps(post, p, q)));
-    if (predictedQuotes.length > 0) predictedPainPosts += 1;
-    if (painHit) truePositives += 1;
-    for (const product of new Set(label.products.map(productKey))) {
-      const hit = predictedProducts.includes(product);
+  const byProduct = new Map<string, { name: string; posts: number }>();
+  for (const r of results) {
+    if (r.predictedQuotes.length > 0) predictedPainPosts += 1;
+    if (r.painHit) truePositives += 1;
+    for (const product of new Set(r.label.products.map(familyKey))) {
+      const hit = r.predictedProducts.includes(product);
       allMentions += 1;
       if (hit) allFound += 1;
       if (tracked.has(product)) {
@@ -128,11 +177,20 @@ export function evaluate(labels = loadLabels(), memory = EVALUATION_MEMORY): Sco
         if (hit) trackedFound += 1;
       }
     }
-    results.push({ label, post, predictedQuotes, predictedProducts, painHit });
+    for (const name of r.predictedNames) {
+      const key = familyKey(name);
+      const entry = byProduct.get(key) ?? { name, posts: 0 };
+      entry.posts += 1;
+      byProduct.set(key, entry);
+    }
   }
-  const painPosts = labels.filter((l) => l.pain).length;
+  const topProducts = [...byProduct]
+    .sort((a, b) => b[1].posts - a[1].posts || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 20)
+    .map(([key, p]) => ({ name: p.name, posts: p.posts, product: products.has(key) }));
+  const painPosts = results.filter((r) => r.label.pain).length;
   return {
-    posts: labels.length,
+    posts: results.length,
     painPosts,
     predictedPainPosts,
     truePositives,
@@ -144,6 +202,16 @@ export function evaluate(labels = loadLabels(), memory = EVALUATION_MEMORY): Sco
     allMentions,
     allFound,
     allRecall: allFound / Math.max(1, allMentions),
+    topProducts,
+    productPrecision: topProducts.filter((p) => p.product).length / Math.max(1, topProducts.length),
     results,
   };
+}
+
+/** Scores per half: `heldout` is the figure to report. */
+export function evaluateBySet(memory = EVALUATION_MEMORY): Record<LabelSet | 'all', Scores> {
+  const all = evaluate(loadLabels(), memory);
+  const products = labelledProducts(loadLabels());
+  const half = (set: LabelSet) => score(all.results.filter((r) => r.label.set === set), memory, products);
+  return { all, tuning: half('tuning'), heldout: half('heldout') };
 }

@@ -1,0 +1,52 @@
+/**
+ * Moves fit their pain (DESIGN §8.4): a how-to question gets a guide, a price complaint a pricing
+ * move, a missing capability a roadmap move, a product's failure a positioning move; each names
+ * the pain's own subject, and different pains never share one sentence.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { movesFor } from './moves.ts';
+import { tag } from './nlp.ts';
+import { readPain } from './pain.ts';
+
+function moves(sentence: string, products: string[] = []) {
+  const tokens = tag(sentence);
+  const reading = readPain(tokens, sentence);
+  assert.ok(reading, `not read as a pain: ${sentence}`);
+  return movesFor({ tokens, sentence, reading, products, community: 'LocalLLaMA', project: 'Quantforge' });
+}
+
+test('a how-to question gets a how-to guide titled with its task', () => {
+  const m = moves('Responses keep dissolving into gibberish - how do I stop it?');
+  assert.match(m.content.title, /^Publish a how-to: stop it$|^Publish a how-to/);
+  assert.match(m.content.body, /Asked in r\/LocalLLaMA/);
+});
+
+test('a price complaint gets a pricing move; a missing capability a roadmap move', () => {
+  const cost = moves('The hosted API is way too expensive for my side project.');
+  assert.ok(cost.pricing, 'pricing move');
+  assert.match(cost.content.title, /costs/);
+  const missing = moves('I wish there was a simple way to see how much VRAM a model needs.');
+  assert.ok(missing.roadmap, 'roadmap move');
+  assert.match(missing.roadmap!.body, /Quantforge/);
+});
+
+test("a named product's failure gets a positioning move against it", () => {
+  const m = moves('LM Studio keeps crashing every time I load an embedding model.', ['LM Studio']);
+  assert.match(m.content.title, /LM Studio/);
+  assert.equal(m.position?.title, 'Position Quantforge against LM Studio');
+});
+
+test('moves use the pain\'s own subject and words: no two pains share a title or body', () => {
+  const sentences = [
+    'The prompt processing is painfully slow on my Mac.',
+    'Ollama keeps crashing when I load a 32k context.',
+    'I am completely lost setting up the chat templates.',
+    'The subscription is too expensive for a student like me.',
+    'I am worried about privacy when my prompts go to the cloud.',
+  ];
+  const all = sentences.map((s) => moves(s, s.startsWith('Ollama') ? ['Ollama'] : []));
+  assert.equal(new Set(all.map((m) => m.content.title)).size, sentences.length);
+  assert.equal(new Set(all.map((m) => m.content.body.replace(/“[^”]*”/, ''))).size, sentences.length, 'bodies differ beyond the quote');
+  all.forEach((m, i) => assert.ok(m.content.body.includes(sentences[i]!.slice(0, 30)), 'the body quotes its pain'));
+});

@@ -1,0 +1,139 @@
+/**
+ * English NLP for the `rules` analyzer (decision 0011): wink-nlp with its lite English model
+ * gives tokens, part-of-speech tags and lemmas, offline and deterministic, at about 40,000
+ * sentences a second on one core of the CI machine.
+ *
+ * The analyzer splits text into sentences itself (text.ts `sentences`, which keeps every sentence
+ * a verbatim slice of its source and skips code and quoted text), then tags one sentence at a
+ * time here. wink's own negation flag is not used: it marks everything from "not" to the end of
+ * the sentence ("doesn't work with my GPU on Monday" flags "Monday"), so negation is scoped to
+ * a few tokens by the callers instead.
+ *
+ * Determinism: wink's tokenizer adds every new word to an in-memory lexicon and, for a word with
+ * punctuation attached ("8GB,", "(M4"), decides where to split by looking that lexicon up — so
+ * the same sentence could tokenise differently after other text was read ("8GB" once "8 GB",
+ * later "8GB"). Leading and trailing punctuation, and a number opening a word ("7B"), are
+ * therefore detached with a space before wink reads a sentence; the splits it then makes depend
+ * on the sentence alone. A test runs the whole
+ * fixture twice and compares.
+ */
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+export interface Token {
+  /** As written. */
+  text: string;
+  lower: string;
+  lemma: string;
+  /** Universal POS tag: NOUN, PROPN, VERB, AUX, ADJ, ADV, PRON, DET, ADP, PART, NUM, PUNCT, … */
+  pos: string;
+  /** wink's token type: word, number, punctuation, emoji, url, email, … */
+  type: string;
+  /** Spaces before the token in the sentence (to rebuild phrases as written). */
+  space: string;
+}
+
+let instance: ReturnType<typeof winkNLP> | undefined;
+
+function nlp(): ReturnType<typeof winkNLP> {
+  // Loading the model takes ~150 ms: only analyzer runs pay it, not every command.
+  instance ??= winkNLP(model, ['sbd', 'pos']);
+  return instance;
+}
+
+/** Tokens of one sentence with their tags. */
+export function tag(sentence: string): Token[] {
+  const engine = nlp();
+  const its = engine.its;
+  const doc = engine.readDoc(detachPunctuation(sentence));
+  const tokens = doc.tokens();
+  const values = tokens.out(its.value) as string[];
+  const pos = tokens.out(its.pos) as string[];
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+  const types = tokens.out(its.type) as string[];
+  const spaces = tokens.out(its.precedingSpaces) as string[];
+  const out: Token[] = new Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const text = values[i]!;
+    out[i] = { text, lower: text.toLowerCase(), lemma: (lemmas[i] ?? text).toLowerCase(), pos: pos[i]!, type: types[i]!, space: spaces[i] ?? '' };
+  }
+  return joinGlued(out);
+}
+
+/** "(see 8GB, above)" → "( see 8GB , above )": punctuation at a word's edge stands apart. */
+export function detachPunctuation(sentence: string): string {
+  return (
+    sentence
+      .replace(/([^\s])([.,;:!?)\]}"'”’…]+)(?=\s|$)/gu, '$1 $2')
+      .replace(/(^|\s)([(\[{"'“‘]+)(?=[^\s])/gu, '$1$2 ')
+      // "7B", "8GB": wink splits a number from its unit only while it has not seen the pair before.
+      .replace(/(^|\s)(\d+(?:\.\d+)?)([A-Za-z]+)(?=\s|$)/g, '$1$2 $3')
+  );
+}
+
+const GLUE = new Set(['.', '-', '_', '/']);
+
+/**
+ * wink splits "llama.cpp", "text-generation-webui" and "ik_llama.cpp" at their punctuation; a
+ * name (or "tool-calling") is one word to the analyzer: word-glue-word runs written without
+ * spaces are joined back, taking PROPN if any part was one.
+ */
+function joinGlued(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    let t = tokens[i]!;
+    while (
+      (t.type === 'word' || t.type === 'number') &&
+      GLUE.has(tokens[i + 1]?.text ?? '') &&
+      tokens[i + 1]!.space === '' &&
+      tokens[i + 2] !== undefined &&
+      tokens[i + 2]!.space === '' &&
+      (tokens[i + 2]!.type === 'word' || tokens[i + 2]!.type === 'number')
+    ) {
+      const next = tokens[i + 2]!;
+      const text = t.text + tokens[i + 1]!.text + next.text;
+      t = { text, lower: text.toLowerCase(), lemma: text.toLowerCase(), pos: t.pos === 'PROPN' || next.pos === 'PROPN' ? 'PROPN' : next.pos, type: 'word', space: t.space };
+      i += 2;
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+/** Tokens i..j-1 as written (their own spacing), e.g. a noun chunk for a theme title. */
+export function phrase(tokens: readonly Token[], from: number, to: number): string {
+  let out = '';
+  for (let i = from; i < to; i++) out += (i === from ? '' : tokens[i]!.space) + tokens[i]!.text;
+  return out;
+}
+
+const NOUNISH = new Set(['NOUN', 'PROPN']);
+
+/**
+ * Noun chunks: runs of adjectives/nouns/numbers ending in a noun ("prompt processing speed",
+ * "high idle power consumption"), as [from, to) token ranges. Determiners and possessives are
+ * left out so the chunk names the thing, not whose it is.
+ */
+export function nounChunks(tokens: readonly Token[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  let lastNoun = -1;
+  const close = () => {
+    if (start !== -1 && lastNoun !== -1) out.push([start, lastNoun + 1]);
+    start = -1;
+    lastNoun = -1;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const joins = t.type === 'word' && (NOUNISH.has(t.pos) || t.pos === 'ADJ' || (t.pos === 'VERB' && t.lower.endsWith('ing') && start !== -1));
+    const number = t.pos === 'NUM' && start !== -1;
+    if (joins || number) {
+      if (start === -1) start = i;
+      if (NOUNISH.has(t.pos) || (t.pos === 'VERB' && t.lower.endsWith('ing'))) lastNoun = i;
+    } else {
+      close();
+    }
+  }
+  close();
+  return out;
+}

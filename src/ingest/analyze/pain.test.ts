@@ -1,0 +1,70 @@
+/**
+ * The pain reader (DESIGN §8.2) on hand-written sentences: what is a pain, of which kind, and the
+ * sentences that use pain words without being one (the false alarms the old keyword rules made).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { tag } from './nlp.ts';
+import { isHowTo, readPain, type PainKind } from './pain.ts';
+
+const read = (s: string) => readPain(tag(s), s);
+const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
+
+describe('pain reader: pains and their kind', () => {
+  const cases: [string, PainKind][] = [
+    ['Ollama keeps crashing when I load a 32k context.', 'failure'],
+    ["LM Studio doesn't work with my second GPU anymore.", 'failure'],
+    ['I am unable to load the tokenizer on Windows, it just stops.', 'failure'],
+    ["I can't figure out how to split the model across two cards.", 'difficulty'],
+    ['The prompt processing is painfully slow on my Mac.', 'speed'],
+    ['The API is way too expensive for a side project like mine.', 'cost'],
+    ['I wish there was a simple way to see how much VRAM a model needs.', 'missing'],
+    ['Cards like these have very high power consumption for my home lab.', 'cost'],
+    ['The software is still not ready to make use of the hardware we bought.', 'missing'],
+    ['One thing I miss from ChatGPT is web search in my local setup.', 'missing'],
+    ['I am having issues with tool calls not being formatted properly.', 'difficulty'],
+    ['Canvas quizzes crash mid-exam and my professor blames me.', 'failure'],
+    ['Group projects with teammates who never contribute are so frustrating.', 'frustration'],
+  ];
+  for (const [sentence, kind] of cases) {
+    test(`${kind}: ${sentence}`, () => assert.equal(kindOf(sentence), kind));
+  }
+});
+
+describe('pain reader: pain words without a pain', () => {
+  const cases: [string, string][] = [
+    ['I have had no problems with it so far, honestly.', 'negated ("no problems")'],
+    ['It works great on my 3090 even with long prompts.', 'relief'],
+    ['I finally fixed it by updating the drivers, problem solved.', 'resolved'],
+    ['I wish you the best and good luck with your exams!', 'a well-wish, not a wish'],
+    ['Thanks so much, this saved me from a lot of trouble!', 'thanks'],
+    ['Have you faced issues with quantization or driver setup?', 'a survey question to others'],
+    ['What are the **most frustrating parts** of running models locally?', 'a survey question behind markdown'],
+    ['If you have issues running it I recommend the smaller variant.', 'a hypothetical'],
+    ['Try lowering the context size, that usually stops the crashes.', 'advice to someone else'],
+    ['It minimizes hallucinations on less powerful hardware.', 'an avoided pain'],
+    ["Doesn't hallucinate outdated syntax anymore with the new index.", 'a negated pain word'],
+    ["What models can't I run with 128GB of unified memory?", 'an inverted question'],
+    ["I can't tell how it would perform in creative writing yet.", 'hedging, not blocked'],
+    ['Wow, this week will be hard to match, good times!', 'praise'],
+    ['We have also fixed a bunch of bugs in this release.', 'fixed bugs'],
+  ];
+  for (const [sentence, why] of cases) {
+    test(`not a pain (${why}): ${sentence}`, () => assert.equal(read(sentence), undefined));
+  }
+});
+
+describe('how-to questions', () => {
+  test('questions asking how to do something', () => {
+    for (const q of ['How do I run two models on one GPU with llama.cpp?', 'Is there a way to see token speed in the GUI?', "What's the best way to fine-tune on a single 3090?", 'How to stop responses dissolving into word salad?']) {
+      assert.equal(isHowTo(q), true, q);
+    }
+  });
+  test('other questions and statements', () => {
+    for (const q of ['Why?', 'This model is great, right?', 'What is the best model?', 'How I built my home server.']) assert.equal(isHowTo(q), false, q);
+  });
+  test('a how-to question voicing a problem is a pain marked how-to', () => {
+    const r = read('Responses keep dissolving into gibberish - how do I stop it?');
+    assert.equal(r?.howTo, true);
+  });
+});

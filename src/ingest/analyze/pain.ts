@@ -1,0 +1,232 @@
+/**
+ * Is this sentence a pain (DESIGN §8.2)? A pain is a sentence in which the writer, or someone
+ * they speak for, has a problem: a failure, a blocker, a cost, a missing capability, frustration
+ * with a named thing. Praise, thanks, advice to others, jokes and neutral questions are not.
+ *
+ * The reading works on tagged tokens (nlp.ts), not on the raw string, so that:
+ * - cues match by lemma ("crashes", "crashed", "crashing" → crash) and by part of speech
+ *   ("a break" is not "it breaks");
+ * - function verbs are pains only when negated or blocked ("doesn't work", "unable to load",
+ *   "refuses to start") and pain words are cancelled when negated or avoided ("no issues",
+ *   "never crashes", "minimizes hallucinations", "without errors");
+ * - the sentence's shape counts: a relief ("works fine now"), a well-wish ("good luck"), advice
+ *   to someone else ("try lowering the context"), a hypothetical ("if you have issues…") and a
+ *   survey question to others ("have you faced issues with…?") are not the writer's pain.
+ *
+ * Each cue belongs to a kind (failure, speed, cost, missing, difficulty, frustration, concern),
+ * which decides what move fits the pain (moves.ts). Scores are additive and the threshold is
+ * one global constant: no rule names a product, a community or a post.
+ */
+import type { Token } from './nlp.ts';
+
+export type PainKind = 'failure' | 'speed' | 'cost' | 'missing' | 'difficulty' | 'frustration' | 'concern';
+
+export interface PainReading {
+  score: number;
+  kind: PainKind;
+  /** Index of the token that carries the strongest cue. */
+  cue: number;
+  /** The sentence asks how to do something (also a pain when a cue is present). */
+  howTo: boolean;
+}
+
+/** A sentence scoring this much or more is a pain. */
+export const PAIN_THRESHOLD = 2;
+
+type Cue = [kind: PainKind, weight: number];
+
+/** Lemmas that voice a problem by themselves (unless negated or avoided). */
+const CUE_LEMMAS = new Map<string, Cue>([
+  ...words('crash segfault oom freeze fail failure bug buggy glitch glitchy error exception gibberish garbage nonsense hallucinate hallucination leak broken stall timeout regression unresponsive corrupt corrupted', ['failure', 2]),
+  ...words('slow slower sluggish laggy lag bottleneck', ['speed', 1.5]),
+  ...words('expensive overpriced pricey costly', ['cost', 2]),
+  ...words('lack lacking missing unsupported', ['missing', 1.5]),
+  ...words('struggle stuck trouble headache nightmare confuse confusing confused overwhelm overwhelmed overwhelming tedious unreliable unstable flaky inconsistent fragmented clunky cumbersome painful', ['difficulty', 2]),
+  ...words('hard difficult tough tricky impossible problem issue', ['difficulty', 1.5]),
+  ...words('frustrate frustrating frustrated frustration annoy annoying annoyed hate suck terrible awful horrible useless unusable trash disappointing disappointed disappoint underwhelming underwhelmed lackluster lacklustre ridiculous infuriating exhausting', ['frustration', 2]),
+  ...words('bad poor poorly worse worst mediocre', ['frustration', 1.5]),
+  ...words('concern concerned worry worried afraid scared fear', ['concern', 1.5]),
+]);
+
+/** Verbs that say something works; negated or blocked they are a failure ("won't load"). */
+const FUNCTION_VERBS = new Set(
+  'work run load start open connect respond install compile boot launch fit support recognize recognise detect pull show finish complete generate save sync perform handle follow apply call output produce read parse find stop help'.split(' '),
+);
+/** After "can't" or "couldn't" these say the writer is blocked ("can't figure out how"). */
+const BLOCKED_VERBS = new Set('get figure find make understand seem manage load'.split(' '));
+/** Adjectives that voice a problem when negated ("still not ready", "not usable"). */
+const NEGATED_ADJECTIVES = new Set('ready usable stable reliable viable worth possible clear'.split(' '));
+/** After "high"/"huge" these are a cost the writer bears ("very high power consumption"). */
+const RESOURCE_NOUNS = new Set('cost costs price prices consumption latency usage bill bills fee fees rent draw'.split(' '));
+const CAN = new Set(['ca', 'can', 'could', 'cannot', 'couldn']);
+const NEGATORS = new Set(['not', "n't", 'n’t', 'never', 'no', 'without', 'cannot', 'none', 'nothing', 'zero', 'hardly', 'barely', 'nor']);
+/** Before a pain word these mean it is prevented or gone ("minimizes hallucinations"). */
+const AVOIDERS = new Set('avoid avoiding prevent prevents reduce reduces reduced minimize minimizes minimise fix fixes fixed solve solves solved resolve resolved eliminate eliminates less fewer free handle handles'.split(' '));
+const BLOCKERS = new Set(['unable', 'fail', 'refuse', 'struggle']);
+const INTENSIFIERS = new Set('so too very really extremely super incredibly insanely painfully way much terribly horribly absurdly'.split(' '));
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'we', 'us', 'our', "i'm", 'im', "i've"]);
+
+const RELIEF = /\b(?:hard to (?:beat|match|believe|argue)|wish (?:i|we) (?:was|were|had known)|works? (?:great|fine|well|perfectly|flawlessly|now)|(?:now|finally) (?:it )?works|no (?:problems?|issues?) (?:so far|at all|whatsoever)|(?:problem|issue) (?:solved|fixed|resolved)|(?:fixed|solved|resolved) (?:it|this|that|the (?:problem|issue))|not (?:that |too |so )?(?:bad|terrible|awful)|never had (?:a |any )?(?:problems?|issues?))\b/i;
+const WELL_WISHING = /\b(?:good luck|best of luck|best wishes|thanks?(?: you)?(?: so much)?(?: in advance)?\b|congrat\w*|hope (?:this|that|it) helps|cheers)\b/i;
+const JOKE = /\b(?:lol|lmao|rofl|haha\w*|jk)\b|\/s\b|😂|🤣/i;
+const SURVEY = /^(?:so,? )?(?:have|do|did|are|were|would|will) you\b|^(?:what|which|how) (?:are|is|do|did|was|were) (?:your|you)\b|^what(?:'s| is| are) (?:the |your )?(?:most|biggest|main|worst)\b|^(?:has|have) (?:anyone|anybody)\b(?!.*\b(?:else|too|also)\b)/i;
+const ADVICE = /^(?:you (?:should|could|can|might|need|have to|must|'ll|will|want)|i(?:'d| would)? (?:recommend|suggest)|(?:try|make sure|consider|check|just use|use|avoid|don't|do not|set|install|run|look (?:at|into)|read|go with)\b)/i;
+const HOW_TO =
+  /^(?:so,? |hey,? |hi,? |ok,? |also,? |and )?(?:how (?:do|can|should|would|could|to|does one)\b|is (?:there|it possible)\b.*\b(?:way|option|tool|setting)\b|what(?:'s| is) the (?:best|easiest|fastest|right|proper|recommended) way\b|any (?:tips|advice|ideas|suggestions|recommendations)\b|can (?:someone|anyone|you) (?:explain|help|tell|point)\b|where (?:can|do|should) (?:i|we)\b|what (?:should|can|do) (?:i|we) (?:do|use|try)\b)/i;
+/** A clause that only supposes: "if you have issues…", "even if the model doesn't fit…". */
+const CONDITIONALS = new Set(['if', 'unless', 'whenever', 'case']);
+
+function words(list: string, cue: Cue): [string, Cue][] {
+  return list.split(' ').map((w) => [w, cue]);
+}
+
+export function isHowTo(sentence: string): boolean {
+  const s = sentence.trim();
+  // The question may follow what prompted it: "Responses keep looping - how do I stop it?"
+  const asked = s.split(/\s[-–—]\s|[,;:]\s/).map((part) => part.trim());
+  return (s.endsWith('?') && asked.some((part) => HOW_TO.test(part))) || /^how to\b/i.test(s);
+}
+
+/** The sentence's pain reading, or undefined when it voices no problem of the writer's. */
+export function readPain(tokens: readonly Token[], sentence: string): PainReading | undefined {
+  if (sentence.length < 20 || RELIEF.test(sentence)) return undefined;
+  // Markdown emphasis ("**most frustrating**") must not hide a sentence's shape from the patterns.
+  const plain = sentence.replace(/[*_`~]+/g, '').trim();
+  let best: { weight: number; kind: PainKind; at: number } | undefined;
+  let cues = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const cue = cueAt(tokens, i);
+    if (!cue) continue;
+    cues += 1;
+    const weight = cue[1] + (INTENSIFIERS.has(tokens[i - 1]?.lower ?? '') ? 0.5 : 0);
+    if (!best || weight > best.weight) best = { weight, kind: cue[0], at: i };
+  }
+  const howTo = isHowTo(sentence);
+  if (!best) return undefined;
+
+  let score = best.weight + (cues > 1 ? 0.5 : 0);
+  if (tokens.some((t) => FIRST_PERSON.has(t.lower))) score += 0.5;
+  const trimmed = plain;
+  // A well-wish or thanks carries pain words only in passing ("sorry for your trouble, good luck").
+  if (WELL_WISHING.test(trimmed) && best.weight < 2) return undefined;
+  if (WELL_WISHING.test(trimmed)) score -= 1;
+  if (JOKE.test(trimmed)) score -= 0.75;
+  if (trimmed.endsWith('?') && SURVEY.test(trimmed)) score -= 2;
+  else if (!trimmed.endsWith('?') && ADVICE.test(trimmed)) score -= 1.5;
+  if (inConditional(tokens, best.at)) score -= 1.5;
+  // "What models can't I run?": an inverted question asks, it does not report a failure.
+  if (trimmed.endsWith('?') && invertedNegation(tokens, best.at)) score -= 2;
+  if (score < PAIN_THRESHOLD) return undefined;
+  return { score, kind: best.kind, cue: best.at, howTo };
+}
+
+/** The cue token i carries, if any, after negation, avoidance and part-of-speech checks. */
+function cueAt(tokens: readonly Token[], i: number): Cue | undefined {
+  const t = tokens[i]!;
+  if (t.type !== 'word') return undefined;
+  const lemma = t.lemma;
+
+  if (t.pos === 'VERB' || t.pos === 'AUX') {
+    // "doesn't work", "won't load", "never loads", "unable to start", "refuses to run".
+    if (FUNCTION_VERBS.has(lemma) && (negatedBefore(tokens, i, 3) || blockedBefore(tokens, i))) return ['failure', 2];
+    // "can't figure out", "couldn't get it to" — not "not made for", "can't tell".
+    if (BLOCKED_VERBS.has(lemma) && negatedBefore(tokens, i, 2) && CAN.has(tokens[i - 2]?.lower ?? tokens[i - 1]?.lower ?? '')) return ['difficulty', 2];
+    // "one thing I miss from ChatGPT is…".
+    if (lemma === 'miss' && tokens[i - 1]?.lower === 'i') return ['missing', 2];
+    // "I tried the new image but I got…": an attempt that went wrong.
+    if (lemma === 'try' && tokens[i - 1]?.lower === 'i' && tokens.slice(i + 1).some((x) => x.lower === 'but')) return ['failure', 1.5];
+  }
+  if (NEGATED_ADJECTIVES.has(lemma) && t.pos === 'ADJ' && negatedBefore(tokens, i, 3)) return ['missing', 2];
+  if ((lemma === 'high' || lemma === 'huge') && (RESOURCE_NOUNS.has(tokens[i + 1]?.lower ?? '') || RESOURCE_NOUNS.has(tokens[i + 2]?.lower ?? ''))) return ['cost', 2];
+  if (t.lower === 'lost' && ['am', "'m", '’m', 'bit', 'so', 'completely', 'totally', 'little', 'feel'].includes(tokens[i - 1]?.lower ?? '')) return ['difficulty', 2];
+  if (lemma === 'afford' && negatedBefore(tokens, i, 3)) return ['cost', 2];
+  if (lemma === 'wish') return wishCue(tokens, i);
+  if ((lemma === 'cost' || lemma === 'price') && costTooHigh(tokens, i)) return ['cost', 2];
+  if (lemma === 'forever' && tokens.slice(Math.max(0, i - 3), i).some((x) => x.lemma === 'take')) return ['speed', 2];
+  if (lemma === 'waste' && (tokens[i + 1]?.lower === 'of' || t.pos === 'VERB')) return ['frustration', 2];
+
+  const cue = CUE_LEMMAS.get(lemma) ?? CUE_LEMMAS.get(t.lower);
+  if (!cue) return undefined;
+  // "take a break", "the bug bounty": nouns that name no problem are checked by their neighbours.
+  if (lemma === 'missing' && (tokens[i + 1]?.lower === 'something' || tokens[i + 1]?.lower === 'out')) return undefined;
+  if (lemma === 'problem' || lemma === 'issue') return problemHeld(tokens, i) ? ['difficulty', 2] : ['difficulty', 1];
+  if ((lemma === 'hard' || lemma === 'difficult' || lemma === 'tough') && (tokens[i + 1]?.lower === 'to' || tokens[i + 1]?.lower === 'time')) return ['difficulty', 2];
+  if (lemma === 'slow' || lemma === 'slower') return slowCue(tokens, i, cue);
+  if (negatedBefore(tokens, i, 3) || avoidedBefore(tokens, i)) return undefined;
+  return cue;
+}
+
+/** "I wish it could…", "wish there was…" — not "I wish you the best". */
+function wishCue(tokens: readonly Token[], i: number): Cue | undefined {
+  const next = tokens[i + 1]?.lower;
+  if (next === undefined || next === 'you' || next === 'everyone' || next === 'all' || next === 'him' || next === 'her' || next === 'them' || next === 'luck') return undefined;
+  return ['missing', 2];
+}
+
+/** "the costs are just too much", "price is insane", "costs rack up". */
+function costTooHigh(tokens: readonly Token[], i: number): boolean {
+  return tokens.slice(i + 1, i + 6).some((x) => ['too', 'insane', 'high', 'rack', 'steep', 'ridiculous', 'absurd', 'outrageous'].includes(x.lower));
+}
+
+/** "having issues", "the problem is", "problems with", "run into a problem" — not "no problem", "math problem". */
+function problemHeld(tokens: readonly Token[], i: number): boolean {
+  if (negatedBefore(tokens, i, 2)) return false;
+  const before = tokens.slice(Math.max(0, i - 3), i).map((x) => x.lemma);
+  const after = tokens[i + 1]?.lower;
+  return (
+    before.some((l) => ['have', 'face', 'hit', 'encounter', 'get', 'into', 'experience', 'same', 'main', 'biggest', 'only', 'real', 'weird', 'serious', 'major', 'big', 'annoying', 'persistent'].includes(l)) ||
+    after === 'with' || after === 'is' || after === 'was' || after === 'of' || after === 'when'
+  );
+}
+
+/** "too slow", "painfully slow", "9x slower", "slow as hell": slowness that bites; a bare "slow" is weaker. */
+function slowCue(tokens: readonly Token[], i: number, cue: Cue): Cue | undefined {
+  if (negatedBefore(tokens, i, 2) || avoidedBefore(tokens, i)) return undefined;
+  const before = tokens[i - 1];
+  if (before && (INTENSIFIERS.has(before.lower) || /^\d+(?:\.\d+)?x$/i.test(before.lower))) return ['speed', 2];
+  return cue;
+}
+
+function negatedBefore(tokens: readonly Token[], i: number, window: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - window); j--) {
+    const t = tokens[j]!;
+    if (t.type === 'punctuation') return false;
+    if (NEGATORS.has(t.lower)) return true;
+  }
+  return false;
+}
+
+function avoidedBefore(tokens: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 5); j--) {
+    const t = tokens[j]!;
+    if (t.type === 'punctuation') return false;
+    if (AVOIDERS.has(t.lower) || AVOIDERS.has(t.lemma)) return true;
+  }
+  return false;
+}
+
+/** "unable to load", "fails to start", "refused to run", "struggling to get". */
+function blockedBefore(tokens: readonly Token[], i: number): boolean {
+  const to = tokens[i - 1];
+  const blocker = tokens[i - 2];
+  return to?.lower === 'to' && blocker !== undefined && BLOCKERS.has(blocker.lemma);
+}
+
+/** Token i sits in a clause that opens with "if", "unless", "in case", "whenever" (up to its comma). */
+function inConditional(tokens: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j]!;
+    if (t.text === ',' || t.text === ';' || t.text === ':' || t.text === '(' || t.text === ')') return false;
+    if (CONDITIONALS.has(t.lower) && (t.lower !== 'case' || tokens[j - 1]?.lower === 'in')) return true;
+  }
+  return false;
+}
+
+/** "can't I run", "doesn't it support": a negated auxiliary followed by its subject. */
+function invertedNegation(tokens: readonly Token[], i: number): boolean {
+  for (let j = Math.max(1, i - 4); j < i; j++) {
+    const t = tokens[j]!;
+    if ((t.lower === "n't" || t.lower === 'n’t') && tokens[j + 1]?.pos === 'PRON') return true;
+  }
+  return false;
+}

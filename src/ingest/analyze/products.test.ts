@@ -1,0 +1,67 @@
+/**
+ * Product names (DESIGN §8.2): what counts (tracked names anywhere, others in a product context),
+ * what never does (the non-products real runs produced: "when I", "CS", "English", "Spring Break",
+ * "Monday", "Mexico", "China", "288.0 GB", "under Linux"), and one product per spelling family.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { tag } from './nlp.ts';
+import { familyKey, productMatcher, trackedProducts } from './products.ts';
+
+const find = (sentence: string, tracked: string[] = ['Ollama', 'LM Studio', 'llama.cpp'], own = 'Quantforge') =>
+  productMatcher(trackedProducts(tracked), own).find(tag(sentence), sentence);
+
+describe('product names', () => {
+  test('tracked products anywhere, however they are spelled, in the memory spelling', () => {
+    assert.deepEqual(find('ollama and lmstudio both choke on llamacpp builds'), ['LM Studio', 'llama.cpp', 'Ollama']);
+    assert.deepEqual(find('OLLAMA is fine'), ['Ollama']);
+  });
+
+  test('untracked names in a product context: use, switch, alternative to, vs, than, lists', () => {
+    assert.deepEqual(find('I switched from Zoom to Google Meet because calls kept dropping.'), ['Zoom', 'Google Meet']);
+    assert.deepEqual(find('Is there an alternative to Chegg or Quizlet that is free?'), ['Chegg', 'Quizlet']);
+    assert.deepEqual(find('My teammates use Discord vs Slack for everything.'), ['Discord', 'Slack']);
+    assert.deepEqual(find('I run everything with Docker these days.'), ['Docker']);
+    assert.deepEqual(find('We use Canvas for quizzes and it keeps crashing.'), ['Canvas']);
+  });
+
+  test('no context, no product: a capitalised word alone is not a name', () => {
+    assert.deepEqual(find('Zoom was down again today.'), []);
+    assert.deepEqual(find('Hate it. Group projects are the worst.'), []);
+  });
+
+  test('never products: places, people, dates, holidays, languages, platforms, units, acronyms, fragments', () => {
+    for (const s of [
+      'When I tried it on Monday in Mexico it failed.',
+      'I moved to CS after Spring Break and took English with Professor Smith.',
+      'China released a model with 288.0 GB weights, running under Linux.',
+      'I switched to Python and then moved to Windows in December.',
+      'We compared it with AMD GPUs and System VRAM limits.',
+      'Christmas break was better than Thanksgiving this year.',
+      'OpenAI released a new model and Alibaba announced another.',
+    ]) {
+      assert.deepEqual(find(s), [], s);
+    }
+  });
+
+  test('one product per spelling family; an untracked versioned name is a release, not a product', () => {
+    for (const name of ['Qwen', 'Qwen3', 'Qwen3-32B', 'qwen-3']) assert.equal(familyKey(name), 'qwen', name);
+    assert.equal(familyKey('Claude 3.5 Sonnet'), 'claude');
+    assert.equal(familyKey('GPT4All'), 'gpt4all', 'letters after the digits are part of the name');
+    assert.deepEqual(find('Claude 3.5 Sonnet is better than GPT-4o here.', ['Claude']), ['Claude']);
+    assert.deepEqual(find('I tried Qwen3-32B and switched to Llama 3 instead of it.'), []);
+  });
+
+  test('a project tracking two members of a family keeps them apart (the longest tracked name wins)', () => {
+    assert.deepEqual(find('Qwen3-Coder beats Qwen on this.', ['Qwen', 'Qwen3-Coder']).sort(), ['Qwen', 'Qwen3-Coder']);
+    assert.deepEqual(find('Qwen3-Coder is my daily driver.', ['Qwen', 'Qwen3-Coder']), ['Qwen3-Coder']);
+  });
+
+  test('the project is never its own competitor', () => {
+    assert.deepEqual(find('Quantforge vs Ollama for hosted inference', ['Ollama']), ['Ollama']);
+  });
+});
+
+test('a versioned spelling of a tracked family counts anywhere, as the tracked product', () => {
+  assert.deepEqual(find('Qwen3-32B keeps looping on long prompts.', ['Qwen']), ['Qwen']);
+});

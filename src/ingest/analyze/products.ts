@@ -1,0 +1,277 @@
+/**
+ * Product names in a sentence (DESIGN §8.2). A name counts when the project tracks it (memory
+ * competitors, matched anywhere however it is spaced or punctuated) or when it stands in a
+ * product context:
+ *
+ * - strong: after a verb of use or choice ("use", "tried", "switched from/to", "installed",
+ *   "pay for"), "alternative to", "instead of", "X vs Y", "better than X", "compared to X";
+ * - as the subject of a failure ("X keeps crashing", "X doesn't support…");
+ * - weak: after "in/with/via/through" ("in LM Studio", "with Docker") — only for names that cannot
+ *   be ordinary words: camelCase, digits or a dot inside, or a capitalised word that is rare in
+ *   English (not among the COMMON_RANK most frequent words of the word-vector vocabulary).
+ *
+ * Never a product: places, people, dates, weekdays, months, holidays, natural and programming
+ * languages, operating systems, quantities and units ("288.0 GB"), sentence fragments ("when I"),
+ * a common word capitalised only because it opens a sentence or a Title Case headline, all-capital
+ * words of up to three letters ("CS", "GPU", "AI"), and four- or five-letter ones outside a
+ * strong context. An untracked name written with a version or size ("Qwen3-32B", "Llama 3",
+ * "GPT-4o") names a release or a model, not a product: it counts only when the project tracks its
+ * family. Names listed with an accepted one ("an alternative to Chegg or Quizlet") share its context.
+ *
+ * One product per spelling family: "Qwen", "Qwen3" and "qwen-3" are one product, and so are
+ * "Claude" and "Claude 3.5 Sonnet" (a trailing version, size or variant is not part of the name);
+ * a project that tracks two members of a family ("Qwen" and "Qwen3-Coder") keeps them apart —
+ * the longest tracked name that matches wins. See docs/pipeline.md, "Product names".
+ */
+import nlpCompromise from 'compromise';
+import { escapeRegExp, productKey } from './text.ts';
+import { wordVectors } from './vectors.ts';
+import type { Token } from './nlp.ts';
+
+export interface TrackedProduct {
+  name: string;
+  pattern: RegExp;
+  key: string;
+}
+
+export function trackedProducts(names: readonly string[]): TrackedProduct[] {
+  return names
+    .map((n) => n.trim())
+    .filter((n) => n.length >= 2)
+    .map((name) => ({ name, key: familyKey(name), pattern: new RegExp(`(?:^|[^\\w.])${flexible(name)}(?![\\w])`, 'i') }))
+    // Longest first: "Qwen3-Coder" is matched before "Qwen" takes the same words.
+    .sort((a, b) => b.name.length - a.name.length || (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * A product name with its separators optional: "llama.cpp" also matches "llamacpp", "llama cpp"
+ * and "llama-cpp"; "LM Studio" also "lmstudio" and "LM-Studio" — the spellings people type.
+ */
+function flexible(name: string): string {
+  return name
+    .split(/[\s.\-_]+/)
+    .map(escapeRegExp)
+    .join('[\\s.\\-_]?');
+}
+
+/**
+ * The family a spelling belongs to: its key without a trailing version, size or variant.
+ * "Qwen3-32B" → "qwen", "Claude 3.5 Sonnet" → "claude", "GPT-4o" → "gpt", "DeepSeek-R1" →
+ * "deepseek"; "GPT4All" stays "gpt4all" (letters follow its digits: they are part of the name).
+ */
+export function familyKey(name: string): string {
+  const stem = name
+    .trim()
+    // A version/size token and everything after it: " 3.5 Sonnet", "-32B-Instruct", "3", " v2".
+    .replace(/(?:[\s\-_]+(?:v?\d+(?:\.\d+)*[a-z]?|[a-z]\d+(?:\.\d+)*)|(?<=[a-z])\d+(?:\.\d+)*[a-z]?)(?=$|[\s\-_:]).*$/i, '');
+  const key = productKey(stem);
+  return key.length >= 2 ? key : productKey(name);
+}
+
+const USE_VERBS = new Set(
+  'use try switch move migrate install run choose pick prefer recommend test deploy adopt replace ditch drop leave subscribe pay buy host self-host compare love hate'.split(' '),
+);
+const STRONG_BEFORE = new Set(['vs', 'vs.', 'versus', 'than', 'of']);
+const WEAK_BEFORE = new Set(['in', 'with', 'via', 'through', 'on', 'from', 'to', 'into', 'like', 'and', 'or']);
+const FAILURE_AFTER = new Set('crash crashes keep keeps fail fails failed doesn doesn’t does did won will can cannot is was sucks suck breaks broke hangs freezes refuses lacks'.split(' '));
+
+/** Names that look like products but never are (compromise knows places, people and dates). */
+const NEVER = new Set(
+  (
+    'christmas thanksgiving easter halloween hanukkah ramadan diwali eid newyear springbreak winterbreak summerbreak fallbreak midterms finals ' +
+    'english spanish french german chinese mandarin japanese korean italian portuguese russian arabic hindi dutch latin ' +
+    'python javascript typescript java rust golang kotlin swift ruby php perl haskell cpp csharp sql html css bash ' +
+    'linux windows macos mac osx ubuntu debian fedora arch android ios wsl unix ' +
+    'reddit subreddit edit update tldr tl;dr imo imho tbh fyi psa eli5 op ama'
+  ).split(' '),
+);
+
+/** Tokens that continue a name: "Studio" of "LM Studio", "3.5" of "Claude 3.5". */
+function continues(t: Token): boolean {
+  return (t.type === 'word' || t.type === 'number') && (/^[A-Z0-9]/.test(t.text) || oddShape(t.text)) && t.pos !== 'PRON' && t.pos !== 'DET';
+}
+
+/** Spellings no ordinary word has: "vLLM", "ComfyUI", "GPT4All", "llama.cpp", "Qwen3". */
+function oddShape(text: string): boolean {
+  return /[a-z][A-Z]/.test(text) || (/[A-Za-z]/.test(text) && /\d/.test(text) && /^[A-Za-z]/.test(text)) || /[a-z]\.[a-z]/i.test(text);
+}
+
+function capitalised(text: string): boolean {
+  return /^[A-Z]/.test(text);
+}
+
+/** Most words start with a capital: a headline, where capitals say nothing about names. */
+function titleCase(tokens: readonly Token[]): boolean {
+  const wordsOnly = tokens.filter((t) => t.type === 'word' && /^[A-Za-z]/.test(t.text) && t.text.length > 3);
+  return wordsOnly.length >= 3 && wordsOnly.filter((t) => capitalised(t.text)).length / wordsOnly.length > 0.6;
+}
+
+export interface ProductMatcher {
+  /** Products the sentence names, tracked spellings for tracked families. */
+  find(tokens: readonly Token[], sentence: string): string[];
+}
+
+export function productMatcher(tracked: readonly TrackedProduct[], own: string): ProductMatcher {
+  const ownKey = familyKey(own);
+  const verdicts = new Map<string, boolean>();
+  const plausible = (name: string): boolean => {
+    let v = verdicts.get(name);
+    if (v === undefined) {
+      v = plausibleName(name);
+      verdicts.set(name, v);
+    }
+    return v;
+  };
+  return {
+    find(tokens, sentence) {
+      const out = new Map<string, string>();
+      // Tracked products are keyed by their own name, so two tracked members of one family stay
+      // apart; an untracked spelling maps onto its family's tracked product (the plainest one).
+      const add = (name: string, isTracked: boolean) => {
+        const family = familyKey(name);
+        if (family === ownKey) return;
+        const known = isTracked ? undefined : familyMember(tracked, family);
+        const shown = known?.name ?? name;
+        const key = isTracked || known ? productKey(shown) : family;
+        if (!out.has(key)) out.set(key, shown);
+      };
+      const claimed: [number, number][] = [];
+      for (const t of tracked) {
+        const m = t.pattern.exec(sentence);
+        if (!m) continue;
+        const start = m.index + (m[0].length - m[0].trimStart().length);
+        // "Qwen" inside an already matched "Qwen3-Coder" is the same mention.
+        if (claimed.some(([a, b]) => start >= a && start < b)) continue;
+        claimed.push([start, m.index + m[0].length]);
+        add(t.name, true);
+      }
+      const headline = titleCase(tokens);
+      let lastAccepted = -1;
+      for (const [from, to] of candidates(tokens)) {
+        const written = phraseOf(tokens, from, to);
+        const name = spelled(written);
+        const first = tokens[from]!;
+        if (tracked.some((t) => t.pattern.test(written))) continue;
+        // "Qwen3-32B" when the project tracks "Qwen": its family is tracked, so it counts anywhere.
+        if (familyMember(tracked, familyKey(name))) {
+          add(name, false);
+          continue;
+        }
+        const listed = lastAccepted !== -1 && from - lastAccepted <= 2 && /^(?:,|or|and|\/)$/.test(tokens[from - 1]?.lower ?? '');
+        const context = listed ? 'strong' : contextOf(tokens, from, to);
+        if (context === 'none') continue;
+        if (name !== written || SIZE.test(written)) continue;
+        const shapeSays = oddShape(first.text) || to - from > 1 || rare(first.lower);
+        if (context === 'weak' && !shapeSays) continue;
+        // A capital that opens a sentence or sits in a headline says nothing: then only the shape can.
+        if ((from === 0 || headline || tokens[from - 1]?.text === ':') && !shapeSays) continue;
+        if (isAcronym(first.text) && to - from === 1 && (first.text.replace(/s$/, '').length <= 3 || context !== 'strong')) continue;
+        if (!plausible(name) || genericPhrase(tokens, from, to) || actsAsMaker(tokens, to)) continue;
+        add(name, false);
+        lastAccepted = to;
+      }
+      return [...out.values()];
+    },
+  };
+}
+
+/** The tracked product of a family: the one spelled as the family itself, else the shortest. */
+function familyMember(tracked: readonly TrackedProduct[], family: string): TrackedProduct | undefined {
+  const members = tracked.filter((t) => t.key === family);
+  return members.find((t) => productKey(t.name) === family) ?? members.sort((a, b) => a.name.length - b.name.length)[0];
+}
+
+/** Token ranges that could be names: a capitalised or odd-shaped word and the name words after it. */
+function candidates(tokens: readonly Token[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type !== 'word' || t.pos === 'PRON' || t.pos === 'DET' || t.pos === 'AUX') continue;
+    if (!capitalised(t.text) && !oddShape(t.text)) continue;
+    if (/^\d/.test(t.text)) continue;
+    let j = i + 1;
+    while (j < tokens.length && j - i < 4 && continues(tokens[j]!) && tokens[j]!.space !== '' ) j++;
+    out.push([i, j]);
+    i = j - 1;
+  }
+  return out;
+}
+
+function phraseOf(tokens: readonly Token[], from: number, to: number): string {
+  let out = tokens[from]!.text;
+  for (let i = from + 1; i < to; i++) out += tokens[i]!.space + tokens[i]!.text;
+  return out;
+}
+
+/** A parameter count or size inside a name: "32B", "0.6B", "8x7B". */
+const SIZE = /\d(?:\.\d+)?[bBmM](?![a-z])/;
+
+/** The name without a trailing version or glued version digits ("Qwen3" → "Qwen", "Llama 3" → "Llama"). */
+function spelled(written: string): string {
+  return written.replace(/(?:[\s\-_]+(?:v?\d+(?:\.\d+)*[a-z]?|[a-z]\d+(?:\.\d+)*)|(?<=[a-z])\d+(?:\.\d+)*[a-z]?)(?:[\s\-_].*)?$/i, '');
+}
+
+function contextOf(tokens: readonly Token[], from: number, to: number): 'strong' | 'weak' | 'none' {
+  // Skip "the", "a", "my" and a possessive: "switched to the new LM Studio".
+  let b = from - 1;
+  while (b >= 0 && (tokens[b]!.pos === 'DET' || tokens[b]!.pos === 'PRON' || tokens[b]!.lower === 'new' || tokens[b]!.lower === 'good' || tokens[b]!.lower === 'old')) b--;
+  const before = tokens[b];
+  const before2 = tokens[b - 1];
+  if (before) {
+    if (STRONG_BEFORE.has(before.lower) && (before.lower !== 'of' || before2?.lower === 'instead')) return 'strong';
+    if ((before.lower === 'to' || before.lower === 'for') && before2 && /^alternatives?$/.test(before2.lower)) return 'strong';
+    if ((before.lower === 'to' || before.lower === 'with') && before2?.lower === 'compared') return 'strong';
+    if (before.pos === 'VERB' && USE_VERBS.has(before.lemma)) return 'strong';
+    if ((before.lower === 'from' || before.lower === 'to' || before.lower === 'for' || before.lower === 'with') && before2 && USE_VERBS.has(before2.lemma)) return 'strong';
+  }
+  const after = tokens[to];
+  if (after && (after.lower === 'vs' || after.lower === 'vs.' || after.lower === 'versus')) return 'strong';
+  if (after && FAILURE_AFTER.has(after.lower) && tokens.slice(to, to + 4).some((t) => /^(?:crash|fail|freez|hang|break|broke|suck|refus|lack|n't|n’t|not|never|keeps?)/.test(t.lower))) return 'strong';
+  if (before && WEAK_BEFORE.has(before.lower)) return 'weak';
+  return 'none';
+}
+
+const MAKER_VERBS = new Set('release announce launch drop open-source publish ship unveil train acquire hire raise'.split(' '));
+
+/** "OpenAI released…", "Alibaba's new model": the name acts as a company making things, not as a product in use. */
+function actsAsMaker(tokens: readonly Token[], to: number): boolean {
+  const next = tokens[to];
+  if (!next) return false;
+  if (next.text === "'s" || next.text === '’s' || next.text === "'" ) return true;
+  const verb = next.pos === 'AUX' ? tokens[to + 1] : next;
+  return verb !== undefined && verb.pos === 'VERB' && MAKER_VERBS.has(verb.lemma);
+}
+
+/** Words this frequent in English are ordinary words, whatever their capital. */
+const COMMON_RANK = 30_000;
+
+function rare(lower: string): boolean {
+  return (wordVectors().rank(lower) ?? Infinity) > COMMON_RANK;
+}
+
+/**
+ * A kind of thing, not a product: headed by an acronym ("AMD GPUs", "System VRAM", "Local LLM"),
+ * joined by a slash ("CPU/RAM"), or made of ordinary words only ("Model Providers", "First Token").
+ */
+function genericPhrase(tokens: readonly Token[], from: number, to: number): boolean {
+  const words = tokens.slice(from, to).filter((t) => t.type === 'word');
+  const head = words[words.length - 1];
+  if (!head) return true;
+  if (words.some((t) => t.text.includes('/'))) return true;
+  if (words.length > 1 && isAcronym(head.text)) return true;
+  return words.length > 1 && words.every((t) => !oddShape(t.text) && !rare(t.lower)) && !nlpCompromise(words.map((t) => t.text).join(' ')).has('#Organization');
+}
+
+function isAcronym(text: string): boolean {
+  return /^[A-Z]{2,5}s?$/.test(text);
+}
+
+/** Not a place, person, date, holiday, language, platform, unit or quantity. */
+function plausibleName(name: string): boolean {
+  const key = productKey(name);
+  if (key.length < 2 || NEVER.has(key) || NEVER.has(name.toLowerCase())) return false;
+  if (/^\d|\b\d+(?:\.\d+)?\s?(?:gb|mb|tb|kb|ghz|mhz|w|ms|s|k|b|m|t\/s|tok\/s|%)$/i.test(name)) return false;
+  if (!/[A-Za-z]{2}/.test(name)) return false;
+  const doc = nlpCompromise(name);
+  return !(doc.has('#Place') || doc.has('#Person') || doc.has('#Date') || doc.has('#Month') || doc.has('#WeekDay') || doc.has('#Holiday'));
+}

@@ -1,0 +1,82 @@
+/**
+ * Theme grouping (DESIGN §8.3): themes need two posts, a lone pain waits in the pool, the pool is
+ * re-clustered, ids are stable across runs, titles are 2–7 word problem phrases.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { painContext, ThemeGrouper, type PainDoc } from './themes.ts';
+
+let n = 0;
+function pain(postId: string, quote: string, title = 'Help'): PainDoc {
+  n += 1;
+  return { signalId: `sig_${n}`, postId, quote, context: title, at: `2025-08-0${(n % 9) + 1}T00:00:00.000Z`, community: 'LocalLLaMA' };
+}
+const grouper = () => new ThemeGrouper((doc) => `sov_${doc.signalId}`);
+
+const VRAM_A = 'My GPU runs out of VRAM when I load the 70B model with a long context.';
+const VRAM_B = 'Loading the 70B model with a long context runs out of VRAM on my GPU every time.';
+const VRAM_C = 'Long context on the 70B model keeps running out of VRAM on the GPU.';
+const EXAM = 'My professor graded the exam unfairly and will not answer my emails.';
+
+describe('theme grouper', () => {
+  test('one pain alone waits in the pool; a pain of another post on the same problem founds a theme with it', () => {
+    const g = grouper();
+    const first = pain('p1', VRAM_A, 'Out of memory with 70B');
+    assert.deepEqual(g.add(first), { themeId: null, founded: false });
+    const second = g.add(pain('p2', VRAM_B, 'VRAM problems with 70B models'));
+    assert.equal(second.founded, true);
+    assert.equal(second.themeId, `sov_${first.signalId}`, 'the older pain founds the theme');
+    assert.deepEqual([...g.takeReassigned()], [[first.signalId, second.themeId]]);
+    const third = g.add(pain('p3', VRAM_C, '70B long context'));
+    assert.deepEqual(third, { themeId: second.themeId, founded: false });
+    assert.equal(g.get(second.themeId!)!.posts.size, 3);
+  });
+
+  test('two pains of one post do not make a theme; an unrelated pain does not join', () => {
+    const g = grouper();
+    g.add(pain('p1', VRAM_A));
+    assert.equal(g.add(pain('p1', VRAM_B)).themeId, null);
+    assert.equal(g.add(pain('p2', EXAM)).themeId, null);
+    assert.equal(g.changedThemes().length, 0);
+  });
+
+  test('the pool of earlier runs is re-clustered: pooled pains join themes that grew since', () => {
+    const g = grouper();
+    const a = pain('p1', VRAM_A);
+    const b = pain('p2', VRAM_B);
+    g.seed('sov_old', [a, b]);
+    const waiting = pain('p3', VRAM_C);
+    // Seeded pool pains are placed when the run re-clusters, not when they are loaded.
+    g.seedPool(waiting);
+    assert.equal(g.recluster(), 0);
+    assert.deepEqual([...g.takeReassigned()], [[waiting.signalId, 'sov_old']]);
+  });
+
+  test('ids are stable: the same pains give the same themes in a later run', () => {
+    const docs = [pain('p1', VRAM_A), pain('p2', VRAM_B), pain('p3', VRAM_C), pain('p4', EXAM)];
+    const run = () => {
+      const g = grouper();
+      return docs.map((d) => g.add(d).themeId);
+    };
+    assert.deepEqual(run(), run());
+  });
+
+  test('a title is a 2–7 word problem phrase, never a sentiment word; a summary says how often and where', () => {
+    const g = grouper();
+    g.add(pain('p1', VRAM_A));
+    const { themeId } = g.add(pain('p2', VRAM_B));
+    const theme = g.get(themeId!)!;
+    const title = g.title(theme);
+    const words = title.split(' ');
+    assert.ok(words.length >= 2 && words.length <= 7, title);
+    assert.doesNotMatch(title, /^(?:hate|frustrat|annoy|terrible)/i);
+    assert.match(title, /vram|context|gpu|memory|model/i);
+    assert.match(g.summary(theme), /^2 posts in r\/LocalLLaMA since 2025-08-0\d describe this, for example “/);
+  });
+
+  test('context: a pain of the opening post carries the post text, a comment only the title', () => {
+    const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
+    assert.equal(painContext(thread, 'My GPU runs out of VRAM.'), 'Out of memory\nMy GPU runs out of VRAM. Any ideas?');
+    assert.equal(painContext(thread, 'Same here, it crashes.'), 'Out of memory');
+  });
+});
