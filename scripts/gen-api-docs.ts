@@ -49,7 +49,7 @@ export interface CapabilityFacts {
   example: ExampleRequest;
 }
 
-const DEMO_THEME = 'sov_li53tl33es2xhwfud7zi33amgy';
+const DEMO_THEME = 'sov_5w6eyc3jhpwiibualnxqlqgy5i';
 
 export const CAPABILITY_FACTS: Record<string, CapabilityFacts> = {
   'project.memory': { example: { input: { field: 'competitors' } } },

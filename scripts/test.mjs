@@ -25,6 +25,8 @@ if (files.length === 0) {
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  // Digest runs analyse in the main thread unless a suite asks for workers (rules-pool.test.ts):
+  // two suites at once, each starting a worker per core, would oversubscribe a 2-core machine.
+  { stdio: 'inherit', env: { SIGNALS_ANALYZER_WORKERS: '0', ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

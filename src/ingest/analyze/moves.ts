@@ -11,6 +11,7 @@
 import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
+import { isCue } from './pain.ts';
 import { shorten } from './text.ts';
 
 export interface MoveContext {
@@ -25,7 +26,9 @@ export interface MoveContext {
 }
 
 /** Words too vague to be what a pain is about. */
-const VAGUE = new Set('thing things stuff way time times lot bit one ones something anything everything nothing people guy guys someone anyone problem problems issue issues question help idea point reason kind sort'.split(' '));
+const VAGUE = new Set(
+  'thing things stuff way time times lot bit one ones something anything everything nothing people guy guys someone anyone problem problems issue issues question help idea point reason kind sort money text trouble pain hell mess crap shit'.split(' '),
+);
 
 export function movesFor(ctx: MoveContext): Moves {
   const subject = subjectOf(ctx);
@@ -109,7 +112,8 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   if (ctx.products[0]) return ctx.products[0];
   const chunks = nounChunks(ctx.tokens).filter(([from, to]) => {
     const words = ctx.tokens.slice(from, to);
-    return !words.every((t) => VAGUE.has(t.lower)) && !(to - from === 1 && words[0]!.text.length < 3);
+    // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with.
+    return !words.every((t) => VAGUE.has(t.lower) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
   });
   if (chunks.length === 0) return 'this';
   const cue = ctx.reading.cue;

@@ -12,7 +12,8 @@
  * Determinism: wink's tokenizer adds every new word to an in-memory lexicon and, for a word with
  * punctuation attached ("8GB,", "(M4"), decides where to split by looking that lexicon up — so
  * the same sentence could tokenise differently after other text was read ("8GB" once "8 GB",
- * later "8GB"). Leading and trailing punctuation, and a number opening a word ("7B"), are
+ * later "8GB"). Leading and trailing punctuation, possessives ("Qwen’s") and a number opening a
+ * word ("7B") are
  * therefore detached with a space before wink reads a sentence; the splits it then makes depend
  * on the sentence alone. A test runs the whole
  * fixture twice and compares.
@@ -66,6 +67,8 @@ export function detachPunctuation(sentence: string): string {
     sentence
       .replace(/([^\s])([.,;:!?)\]}"'”’…]+)(?=\s|$)/gu, '$1 $2')
       .replace(/(^|\s)([(\[{"'“‘]+)(?=[^\s])/gu, '$1$2 ')
+      // "Qwen’s": wink splits a possessive off an unknown word only while it has not seen it before.
+      .replace(/([\p{L}\p{N}])(['’]s)(?=[\s.,;:!?)]|$)/gu, '$1 $2')
       // "7B", "8GB": wink splits a number from its unit only while it has not seen the pair before.
       .replace(/(^|\s)(\d+(?:\.\d+)?)([A-Za-z]+)(?=\s|$)/g, '$1$2 $3')
   );

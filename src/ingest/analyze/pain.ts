@@ -76,6 +76,53 @@ const HOW_TO =
 /** A clause that only supposes: "if you have issues…", "even if the model doesn't fit…". */
 const CONDITIONALS = new Set(['if', 'unless', 'whenever', 'case']);
 
+/**
+ * A cheap test that a sentence MAY be a pain or a how-to question, so that the many sentences
+ * that cannot be are never tagged. Built from the same word lists as the reader (every cue lemma,
+ * function and blocked verb, negator, and the special cues of cueAt), matched as word prefixes so
+ * inflections pass; it may pass sentences readPain then rejects, never the other way round.
+ */
+export const PAIN_HINT = new RegExp(
+  `n['’]t|(?:^|[^\\p{L}])(?:${[
+    ...CUE_LEMMAS.keys(),
+    ...NEGATORS,
+    ...BLOCKERS,
+    ...NEGATED_ADJECTIVES,
+    ...RESOURCE_NOUNS,
+    "n't",
+    'n’t',
+    'cannot',
+    'wish',
+    'miss',
+    'lost',
+    'tried',
+    'try',
+    'afford',
+    'forever',
+    'waste',
+    'cost',
+    'price',
+    'hard',
+    'high',
+    'huge',
+    'how',
+    'way',
+  ]
+    .map((w) => prefixOf(w))
+    .join('|')})`,
+  'iu',
+);
+
+/** The part of a word its inflections share: "waste" → "wast" (wasting), "frustrate" → "frustra". */
+function prefixOf(word: string): string {
+  const stem = word.length > 3 ? word.replace(/e$/, '') : word;
+  return escapeRegExp(stem.length > 5 ? stem.slice(0, stem.length - 2) : stem);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function words(list: string, cue: Cue): [string, Cue][] {
   return list.split(' ').map((w) => [w, cue]);
 }
@@ -85,6 +132,11 @@ export function isHowTo(sentence: string): boolean {
   // The question may follow what prompted it: "Responses keep looping - how do I stop it?"
   const asked = s.split(/\s[-–—]\s|[,;:]\s/).map((part) => part.trim());
   return (s.endsWith('?') && asked.some((part) => HOW_TO.test(part))) || /^how to\b/i.test(s);
+}
+
+/** A word that voices a problem by itself ("trouble", "crashes"), whatever its context. */
+export function isCue(t: Token): boolean {
+  return CUE_LEMMAS.has(t.lemma) || CUE_LEMMAS.has(t.lower);
 }
 
 /** The sentence's pain reading, or undefined when it voices no problem of the writer's. */

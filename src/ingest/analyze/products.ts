@@ -107,9 +107,21 @@ function titleCase(tokens: readonly Token[]): boolean {
 }
 
 export interface ProductMatcher {
+  /** A cheap test on the raw sentence: false means find() would find nothing (no tagging needed). */
+  mightName(sentence: string): boolean;
   /** Products the sentence names, tracked spellings for tracked families. */
   find(tokens: readonly Token[], sentence: string): string[];
 }
+
+/** The failure words that make a name before them a product ("X keeps crashing"), as contextOf reads them. */
+const FAILURE_WORDS = /^(?:crash|fail|freez|hang|break|broke|suck|refus|lack|n't|n’t|not|never|keeps?)/;
+/** The words of a strong product context (see contextOf), as prefixes of the raw text. */
+const STRONG_HINT = new RegExp(
+  `n['’]t\\b|\\b(?:${[...USE_VERBS, 'vs', 'versus', 'than', 'alternative', 'instead', 'compared', 'switch', 'moved', 'tried', 'using', 'used', 'crash', 'fail', 'freez', 'hang', 'break', 'broke', 'suck', 'refus', 'lack', 'not', 'never', 'keep']
+    .map((w) => escapeRegExp(w.length > 5 ? w.slice(0, w.length - 2) : w))
+    .join('|')})`,
+  'i',
+);
 
 export function productMatcher(tracked: readonly TrackedProduct[], own: string): ProductMatcher {
   const ownKey = familyKey(own);
@@ -123,6 +135,19 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string):
     return v;
   };
   return {
+    mightName(sentence) {
+      if (tracked.some((t) => t.pattern.test(sentence))) return true;
+      let first = true;
+      for (const [word] of sentence.matchAll(/[A-Za-z][\w.+'’-]*/g)) {
+        const opening = first;
+        first = false;
+        if (oddShape(word)) return true;
+        if (word.length < 2 || !capitalised(word)) continue;
+        // An opening capital says nothing by itself, but "Mistral doesn't…" is a context.
+        if (STRONG_HINT.test(sentence) || (!opening && rare(word.toLowerCase()))) return true;
+      }
+      return false;
+    },
     find(tokens, sentence) {
       const out = new Map<string, string>();
       // Tracked products are keyed by their own name, so two tracked members of one family stay
@@ -226,7 +251,7 @@ function contextOf(tokens: readonly Token[], from: number, to: number): 'strong'
   }
   const after = tokens[to];
   if (after && (after.lower === 'vs' || after.lower === 'vs.' || after.lower === 'versus')) return 'strong';
-  if (after && FAILURE_AFTER.has(after.lower) && tokens.slice(to, to + 4).some((t) => /^(?:crash|fail|freez|hang|break|broke|suck|refus|lack|n't|n’t|not|never|keeps?)/.test(t.lower))) return 'strong';
+  if (after && FAILURE_AFTER.has(after.lower) && tokens.slice(to, to + 4).some((t) => FAILURE_WORDS.test(t.lower))) return 'strong';
   if (before && WEAK_BEFORE.has(before.lower)) return 'weak';
   return 'none';
 }

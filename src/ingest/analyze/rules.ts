@@ -18,8 +18,9 @@ import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
 import { tag, type Token } from './nlp.ts';
-import { isHowTo, readPain, type PainReading } from './pain.ts';
+import { isHowTo, PAIN_HINT, readPain, type PainReading } from './pain.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
+import { RulesWorkerPool, workerCount } from './rules-pool.ts';
 import { excludedPhrases, mentionsAny, productKey, sentences, shorten } from './text.ts';
 
 const MAX_QUOTE = 300;
@@ -33,14 +34,19 @@ const MAX_PER_KIND = { pain: 4, content: 2 } as const;
 
 export { productKey };
 
+/** Batches this small are read in the main thread: starting workers would cost more than they save. */
+const WORKER_MIN_THREADS = 64;
+
 export const rulesAnalyzer: Analyzer = {
   name: 'rules',
   start(memory) {
     const reader = threadReader(memory);
+    const workers = workerCount();
+    const pool = workers > 1 ? new RulesWorkerPool(workers, memory) : undefined;
     return {
-      analyze: async (threads) => threads.map((thread) => reader(thread)),
+      analyze: async (threads) => (pool && threads.length >= WORKER_MIN_THREADS ? pool.analyze(threads) : threads.map((thread) => reader(thread))),
       report: () => ({ analyzer: 'rules', notes: [] }),
-      close: async () => {},
+      close: async () => pool?.close(),
     };
   },
 };
@@ -102,6 +108,10 @@ interface SentenceReading {
 }
 
 function readSentence(sentence: string, products: ProductMatcher): SentenceReading | undefined {
+  // Most sentences can be neither a pain, nor a how-to question, nor name a product: the cheap
+  // tests on the raw text spare them the tagger (the slowest step of analysis).
+  const mayPain = PAIN_HINT.test(sentence) || sentence.includes('?');
+  if (!mayPain && !products.mightName(sentence)) return undefined;
   const tokens = tag(sentence);
   const pain = readPain(tokens, sentence);
   const question = !pain && sentence.length >= MIN_QUESTION && isHowTo(sentence);

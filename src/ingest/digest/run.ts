@@ -217,7 +217,11 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
         await new Promise((resolve) => setImmediate(resolve));
       }
       if (work.add(thread)) {
-        await work.flush(abort.signal);
+        // This batch is analysed while the one before it is grouped and written; waiting for
+        // that one (not this one) keeps at most two batches in memory.
+        const before = work.lastWrite();
+        work.flush(abort.signal);
+        await before;
         await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
         progress('analyzing');
       }
@@ -236,7 +240,12 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
     return summary;
   } catch (err) {
-    const reason = abort.signal.aborted ? describe(abort.signal.reason) : describe(err);
+    // Nothing may still be writing when the run is marked failed: stop the analysis (workers,
+    // requests), then let a batch write in progress finish or fail.
+    abort.abort(err);
+    await analysis.close().catch(() => {});
+    await work.idle();
+    const reason = abort.signal.reason === err ? describe(err) : describe(abort.signal.reason);
     const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
     await advanceRun(store.db, runId, 'failed', { ...counts, error: reason }, now().toISOString()).catch((e: unknown) =>
       log?.error({ err: e }, 'could not record the digest run as failed'),
@@ -304,6 +313,7 @@ class RunWork {
   signalsAdded = 0;
   readonly signalCounts: Record<SignalKind, number> = { pain: 0, competitor: 0, content: 0 };
   private pending: SourceThread[] = [];
+  private written: Promise<void> = Promise.resolve();
   private pendingComments = 0;
   private readonly grouper: ThemeGrouper;
   private readonly seenPosts = new Set<string>();
@@ -350,13 +360,36 @@ class RunWork {
     return this.pending.length >= this.batchThreads || this.pendingComments >= BATCH_COMMENTS;
   }
 
-  async flush(signal: AbortSignal): Promise<void> {
-    if (this.pending.length === 0) return;
+  /** The last batch's write (settled when written; rejected if it failed). */
+  lastWrite(): Promise<void> {
+    return this.written;
+  }
+
+  /** Settles once no batch is being analysed or written, whatever the outcome. */
+  async idle(): Promise<void> {
+    await this.written.catch(() => {});
+  }
+
+  /**
+   * Starts analysing the pending threads now and writes them once the batches before them are
+   * written (in order: grouping is deterministic only in the order threads arrived). Returns the
+   * promise of this batch's write.
+   */
+  flush(signal: AbortSignal): Promise<void> {
+    if (this.pending.length === 0) return this.written;
     signal.throwIfAborted();
     const threads = this.pending;
     this.pending = [];
     this.pendingComments = 0;
-    const analysed = await this.analysis.analyze(threads, signal);
+    const analysed = this.analysis.analyze(threads, signal);
+    // Observed through `written`; this keeps an early failure from being reported as unhandled.
+    analysed.catch(() => {});
+    this.written = this.written.then(async () => this.write(threads, await analysed, signal));
+    this.written.catch(() => {});
+    return this.written;
+  }
+
+  private async write(threads: SourceThread[], analysed: FoundSignal[][], signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     const batch = threads.map((thread, i) => ({ thread, found: analysed[i] ?? [] }));
     this.postsAnalyzed += batch.length;

@@ -254,7 +254,9 @@ export class ThemeGrouper {
   summary(theme: ThemeState): string {
     const where = [...theme.communities].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(([c]) => placeOf(c)).join(' and ');
     const posts = theme.posts.size;
-    const quote = theme.quotes[0]?.quote ?? '';
+    // The quote that says the theme's own words, if one does; else the one closest to it.
+    const chunk = this.leadingChunk(theme)?.toLowerCase();
+    const quote = (chunk ? theme.quotes.find((q) => q.quote.toLowerCase().includes(chunk)) : undefined)?.quote ?? theme.quotes[0]?.quote ?? '';
     const since = theme.firstAt.slice(0, 10);
     return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} describe this, for example “${clip(quote, 150)}”.`;
   }
@@ -342,6 +344,11 @@ export class ThemeGrouper {
     this.idfCache.clear();
   }
 
+  /**
+   * Themes or pooled pains worth comparing: those sharing a term that is not common. A match
+   * sharing none cannot reach JOIN: shared terms carry the similarity, the vectors alone weigh
+   * VECTOR_SHARE.
+   */
   private candidates<T>(terms: Map<string, number>, postings: Map<string, Set<T>>): Set<T> {
     const out = new Set<T>();
     const common = Math.max(30, this.pains * COMMON_SHARE);

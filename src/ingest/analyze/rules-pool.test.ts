@@ -1,0 +1,42 @@
+/**
+ * The `rules` analyzer's worker threads (rules-pool.ts): a batch analysed by two workers gives
+ * exactly what the main thread gives, thread by thread, in order — on the real fixture threads.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { fixtureThreads } from '../../../test/helpers/reddit-export.ts';
+import type { AnalyzerMemory } from './analyzer.ts';
+import { threadReader } from './rules.ts';
+import { RulesWorkerPool, workerCount } from './rules-pool.ts';
+
+const MEMORY: AnalyzerMemory = {
+  name: 'Quantforge',
+  description: '',
+  competitors: [{ name: 'Ollama', url: 'https://ollama.com', description: '' }, { name: 'llama.cpp', url: 'https://github.com/ggml-org/llama.cpp', description: '' }],
+  offerings: [],
+  filterRules: ['ignore memes'],
+};
+const pool = new RulesWorkerPool(2, MEMORY);
+after(() => pool.close());
+
+test('two workers give what the main thread gives, in order', async () => {
+  const threads = fixtureThreads();
+  const inThread = threads.map(threadReader(MEMORY));
+  const inWorkers = await pool.analyze(threads);
+  assert.equal(inWorkers.length, threads.length);
+  assert.deepEqual(inWorkers, inThread);
+  assert.ok(inThread.flat().length > 500);
+});
+
+test('a stopped pool refuses work with a clear reason', async () => {
+  const stopped = new RulesWorkerPool(1, MEMORY);
+  await stopped.close();
+  await assert.rejects(stopped.analyze(fixtureThreads().slice(0, 2)), /the analyzer was stopped/);
+});
+
+test('SIGNALS_ANALYZER_WORKERS sets the pool size; a bad value is refused', () => {
+  assert.equal(workerCount({ SIGNALS_ANALYZER_WORKERS: '0' }), 0);
+  assert.equal(workerCount({ SIGNALS_ANALYZER_WORKERS: '3' }), 3);
+  assert.ok(workerCount({}) >= 1);
+  assert.throws(() => workerCount({ SIGNALS_ANALYZER_WORKERS: 'many' }), /SIGNALS_ANALYZER_WORKERS "many"/);
+});

@@ -1,0 +1,18 @@
+/**
+ * A `rules` analyzer worker (rules-pool.ts): reads the threads it is sent with the memory it was
+ * started with and answers their signals, in order. Pure per thread (nlp.ts keeps tagging
+ * independent of what was read before), so a worker's answer equals the main thread's.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AnalyzerMemory } from './analyzer.ts';
+import { threadReader } from './rules.ts';
+import type { SourceThread } from '../sources/source.ts';
+
+const read = threadReader((workerData as { memory: AnalyzerMemory }).memory);
+parentPort!.on('message', (message: { id: number; threads: SourceThread[] }) => {
+  try {
+    parentPort!.postMessage({ id: message.id, signals: message.threads.map(read) });
+  } catch (err) {
+    parentPort!.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) });
+  }
+});
