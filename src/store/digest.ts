@@ -192,38 +192,31 @@ export interface WindowSignal {
   score: number;
 }
 
-/** The window's pains still in the unthemed pool, best-received post first (a brief's fallback). */
-export async function unthemedPainsInWindow(db: Db, projectId: string, start: string, end: string, limit: number): Promise<WindowSignal[]> {
-  const rows = await db
+/** Which signals of a window: one theme's, or a project's pains still in the unthemed pool. */
+type WindowFilter = { themeId: string } | { unthemedPainsOf: string };
+
+/** Signals of posts created in the window, best-received post first: what a brief quotes. */
+async function windowSignals(db: Db, filter: WindowFilter, start: string, end: string, limit: number): Promise<WindowSignal[]> {
+  let query = db
     .selectFrom('signals as s')
     .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
     .select(['s.id', 's.kind', 's.quote', 's.author', 's.competitor', 's.moves', 'p.title as postTitle', 'p.url as postUrl', 'p.community', 'p.score'])
-    .where('s.project_id', '=', projectId)
-    .where('s.kind', '=', 'pain')
-    .where('s.theme_id', 'is', null)
     .where('p.post_created_at', '>', start)
-    .where('p.post_created_at', '<=', end)
-    .orderBy('p.score', 'desc')
-    .orderBy('s.seen_at')
-    .orderBy('s.id')
-    .limit(limit)
-    .execute();
+    .where('p.post_created_at', '<=', end);
+  query =
+    'themeId' in filter
+      ? query.where('s.theme_id', '=', filter.themeId)
+      : query.where('s.project_id', '=', filter.unthemedPainsOf).where('s.kind', '=', 'pain').where('s.theme_id', 'is', null);
+  const rows = await query.orderBy('p.score', 'desc').orderBy('s.seen_at').orderBy('s.id').limit(limit).execute();
   return rows.map((r) => ({ ...r, score: Number(r.score) }));
 }
 
-/** A theme's signals from the window's posts, best-received post first. */
-export async function themeSignalsInWindow(db: Db, themeId: string, start: string, end: string, limit: number): Promise<WindowSignal[]> {
-  const rows = await db
-    .selectFrom('signals as s')
-    .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
-    .select(['s.id', 's.kind', 's.quote', 's.author', 's.competitor', 's.moves', 'p.title as postTitle', 'p.url as postUrl', 'p.community', 'p.score'])
-    .where('s.theme_id', '=', themeId)
-    .where('p.post_created_at', '>', start)
-    .where('p.post_created_at', '<=', end)
-    .orderBy('p.score', 'desc')
-    .orderBy('s.seen_at')
-    .orderBy('s.id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ ...r, score: Number(r.score) }));
+/** The window's pains still in the unthemed pool (a brief's fallback for a thin window). */
+export function unthemedPainsInWindow(db: Db, projectId: string, start: string, end: string, limit: number): Promise<WindowSignal[]> {
+  return windowSignals(db, { unthemedPainsOf: projectId }, start, end, limit);
+}
+
+/** A theme's signals from the window's posts. */
+export function themeSignalsInWindow(db: Db, themeId: string, start: string, end: string, limit: number): Promise<WindowSignal[]> {
+  return windowSignals(db, { themeId }, start, end, limit);
 }
