@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import type { SourceThread } from '../sources/source.ts';
+import { passages } from './text.ts';
 
 interface Pending {
   resolve: (signals: FoundSignal[][]) => void;
@@ -31,6 +32,7 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
 export class RulesWorkerPool {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending>();
+  private readonly owed = new Map<Worker, number>();
   private nextId = 0;
   private failure: Error | undefined;
 
@@ -75,15 +77,25 @@ export class RulesWorkerPool {
     }
   }
 
-  private send(worker: Worker, threads: SourceThread[]): Promise<FoundSignal[][]> {
+  /**
+   * A worker is referenced while it owes an answer (two pipelined batches may both be owed), so a
+   * run waiting on it keeps the process alive, and an idle one does not.
+   */
+  private async send(worker: Worker, threads: SourceThread[]): Promise<FoundSignal[][]> {
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ id, threads });
-    }).finally(() => {
-      if (![...this.pending.keys()].length) for (const w of this.workers) w.unref();
-    }) as Promise<FoundSignal[][]>;
+    const owed = (this.owed.get(worker) ?? 0) + 1;
+    this.owed.set(worker, owed);
+    if (owed === 1) worker.ref();
+    try {
+      return await new Promise<FoundSignal[][]>((resolve, reject) => {
+        this.pending.set(id, { resolve, reject });
+        worker.postMessage({ id, threads });
+      });
+    } finally {
+      const left = this.owed.get(worker)! - 1;
+      this.owed.set(worker, left);
+      if (left === 0) worker.unref();
+    }
   }
 
   private fail(err: Error): void {
@@ -109,13 +121,7 @@ function balance(threads: readonly SourceThread[], parts: number): SourceThread[
 }
 
 function textLength(thread: SourceThread): number {
-  let n = thread.title.length + thread.selftext.length;
-  const walk = (comments: SourceThread['comments']) => {
-    for (const c of comments) {
-      n += c.body.length;
-      walk(c.replies);
-    }
-  };
-  walk(thread.comments);
+  let n = 0;
+  for (const passage of passages(thread)) n += passage.text.length;
   return n;
 }

@@ -13,7 +13,6 @@
  * memory ("ignore …", "exclude …") are dropped, and so is the whole thread when its title does.
  * The same thread and memory always give the same signals, in the same order.
  */
-import type { BundleComment } from '../bundle.ts';
 import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
@@ -21,7 +20,7 @@ import { tag, type Token } from './nlp.ts';
 import { isHowTo, PAIN_HINT, readPain, type PainReading } from './pain.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
-import { excludedPhrases, mentionsAny, productKey, sentences, shorten } from './text.ts';
+import { excludedPhrases, mentionsAny, passages, productKey, sentences, shorten } from './text.ts';
 
 const MAX_QUOTE = 300;
 const MIN_QUESTION = 15;
@@ -142,23 +141,4 @@ function dedupe(signals: FoundSignal[]): FoundSignal[] {
     seen.add(key);
     return true;
   });
-}
-
-/** The thread's texts in reading order: title, post text, then comments depth-first. */
-interface Passage {
-  text: string;
-  author: string;
-  at: string;
-}
-
-function* passages(thread: SourceThread): Generator<Passage> {
-  yield { text: thread.title, author: thread.author, at: thread.postCreatedAt };
-  if (thread.selftext) yield { text: thread.selftext, author: thread.author, at: thread.postCreatedAt };
-  const walk = function* (comments: BundleComment[]): Generator<Passage> {
-    for (const c of comments) {
-      yield { text: c.body, author: c.author, at: c.createdAt };
-      yield* walk(c.replies);
-    }
-  };
-  yield* walk(thread.comments);
 }

@@ -1,8 +1,10 @@
 /**
- * Text helpers for the rules analyzer: splitting posts and comments into sentences that stay
- * verbatim slices of the original (a quote must be findable in its source), and the filter rules
- * of a project's memory.
+ * Text helpers for the rules analyzer: a thread's passages in reading order, splitting them into
+ * sentences that stay verbatim slices of the original (a quote must be findable in its source),
+ * cutting quotes, and the filter rules of a project's memory.
  */
+import type { BundleComment } from '../bundle.ts';
+import type { SourceThread } from '../sources/source.ts';
 
 /** Sentences of a text, trimmed, each an exact substring of `text`. Code blocks and quotes are skipped. */
 export function sentences(text: string): string[] {
@@ -65,7 +67,32 @@ export function shorten(text: string, max: number): string {
   return (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:–—-]+$/, '');
 }
 
+/** `shorten`, marked as cut with an ellipsis when it cut (for summaries and moves, not quotes). */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${shorten(text, max)}…`;
+}
+
 /** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
 export function productKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
+}
+
+/** A text of a thread: the title, the post text or one comment, with who wrote it and when. */
+export interface Passage {
+  text: string;
+  author: string;
+  at: string;
+}
+
+/** The thread's texts in reading order: title, post text, then comments depth-first. */
+export function* passages(thread: SourceThread): Generator<Passage> {
+  yield { text: thread.title, author: thread.author, at: thread.postCreatedAt };
+  if (thread.selftext) yield { text: thread.selftext, author: thread.author, at: thread.postCreatedAt };
+  const walk = function* (comments: BundleComment[]): Generator<Passage> {
+    for (const c of comments) {
+      yield { text: c.body, author: c.author, at: c.createdAt };
+      yield* walk(c.replies);
+    }
+  };
+  yield* walk(thread.comments);
 }

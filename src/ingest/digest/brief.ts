@@ -12,7 +12,7 @@ import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { placeOf } from '../analyze/moves.ts';
-import { shorten } from '../analyze/text.ts';
+import { clip } from '../analyze/text.ts';
 
 export const CONTENT_ITEMS = 5;
 const OFFER_ITEMS = 3;
@@ -128,11 +128,6 @@ function looseItem(pain: WindowSignal): SignalItem {
     move: movesOf(pain)?.content ?? { title: 'Answer it in the thread', body: `Reply to “${clip(pain.quote, 140)}” with what solves it.` },
     sources: [{ title: pain.postTitle, url: pain.postUrl, sub: pain.community }],
   };
-}
-
-/** A word-boundary cut, marked as cut. */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${shorten(text, max)}…`;
 }
 
 function item(ranked: RankedTheme, origin: string, move: Move): SignalItem {

@@ -25,7 +25,7 @@
  * noun chunks and MAX_QUOTES quotes.
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
-import { shorten } from '../analyze/text.ts';
+import { clip } from '../analyze/text.ts';
 import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
 import { stem, termCounts, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
@@ -512,9 +512,4 @@ function chunksOf(tokens: readonly Token[]): { key: string; display: string }[] 
 function pruneChunks(chunks: Map<string, { docs: number; displays: Map<string, number> }>): void {
   const ranked = [...chunks].sort((x, y) => y[1].docs - x[1].docs || (x[0] < y[0] ? -1 : 1));
   for (const [key] of ranked.slice(MAX_CHUNKS / 2)) chunks.delete(key);
-}
-
-/** A word-boundary cut, marked as cut. */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${shorten(text, max)}…`;
 }
