@@ -11,13 +11,16 @@ import { groupingBySet } from './quality/grouping.ts';
 
 /** As reported in docs/quality.md (`npm run quality`), held-out half, rounded down. */
 const FLOOR = {
-  painPrecision: 0.47,
-  painRecall: 0.45,
-  productPrecision: 0.55,
-  productRecall: 0.54,
+  painPrecision: 0.54,
+  // Lower than the 0.45 of the pure rules: the pain model trades recall for precision (F0.5);
+  // on the 500 training posts its recall is above the rules' (docs/quality.md).
+  painRecall: 0.43,
+  productPrecision: 0.75,
+  productRecall: 0.56,
   trackedRecall: 0.96,
-  groupingPrecision: 0.11,
-  groupingRecall: 0.21,
+  groupingPrecision: 0.33,
+  // 1 of 7 held-out pairs (was 3 of 14): see docs/quality.md on how little these pairs say.
+  groupingRecall: 0.14,
 };
 
 test('the rules analyzer scores at least what docs/quality.md reports on the held-out half', () => {

@@ -67,7 +67,7 @@ describe('rules analyzer', () => {
   });
 
   test('a thread keeps its strongest pains, not its first ones', () => {
-    const mild = Array.from({ length: 5 }, (_, i) => ['u' + i, `The setup was a bit hard for me on day ${i + 1} of testing.`] as [string, string]);
+    const mild = Array.from({ length: 5 }, (_, i) => ['u' + i, `The setup kept failing for me on day ${i + 1} of testing.`] as [string, string]);
     const t = thread('Setup', '', [...mild, ['zed', 'Ollama keeps crashing and I am unable to load any model at all.']]);
     const pains = kinds(analyzeThread(t, MEMORY), 'pain');
     assert.equal(pains.length, 4);
@@ -106,8 +106,8 @@ describe('rules analyzer', () => {
   test('filter rules: a title that hits one drops the thread; a sentence that hits one is skipped', () => {
     assert.deepEqual(excludedPhrases(MEMORY.filterRules), ['memes', 'crypto', 'giveaways']);
     assert.deepEqual(analyzeThread(thread('Best memes of the week', 'Ollama keeps crashing all the time for me.'), MEMORY), []);
-    const signals = analyzeThread(thread('Setup help', 'The crypto miner keeps crashing my box every night. Ollama keeps crashing too on big prompts.'), MEMORY);
-    assert.deepEqual(kinds(signals, 'pain').map((s) => s.quote), ['Ollama keeps crashing too on big prompts.']);
+    const signals = analyzeThread(thread('Setup help', 'The crypto miner keeps crashing my box every night. Ollama keeps crashing on big prompts and it drives me nuts.'), MEMORY);
+    assert.deepEqual(kinds(signals, 'pain').map((s) => s.quote), ['Ollama keeps crashing on big prompts and it drives me nuts.']);
   });
 
   test('sentences are verbatim slices; quotes, code and list markers are left out', () => {

@@ -19,7 +19,8 @@
  */
 import type { Token } from './nlp.ts';
 
-export type PainKind = 'failure' | 'speed' | 'cost' | 'missing' | 'difficulty' | 'frustration' | 'concern';
+export const PAIN_KINDS = ['failure', 'speed', 'cost', 'missing', 'difficulty', 'frustration', 'concern'] as const;
+export type PainKind = (typeof PAIN_KINDS)[number];
 
 export interface PainReading {
   score: number;
@@ -141,6 +142,15 @@ export function isCue(t: Token): boolean {
 
 /** The sentence's pain reading, or undefined when it voices no problem of the writer's. */
 export function readPain(tokens: readonly Token[], sentence: string): PainReading | undefined {
+  const reading = readCues(tokens, sentence);
+  return reading && reading.score >= PAIN_THRESHOLD ? reading : undefined;
+}
+
+/**
+ * What the sentence's cues say, whatever their score: undefined when it has no cue (or is a
+ * relief). The pain model weighs this reading with the rest of the sentence (pain-model.ts).
+ */
+export function readCues(tokens: readonly Token[], sentence: string): PainReading | undefined {
   if (sentence.length < 20 || RELIEF.test(sentence)) return undefined;
   // Markdown emphasis ("**most frustrating**") must not hide a sentence's shape from the patterns.
   const plain = sentence.replace(/[*_`~]+/g, '').trim();
@@ -160,15 +170,13 @@ export function readPain(tokens: readonly Token[], sentence: string): PainReadin
   if (tokens.some((t) => FIRST_PERSON.has(t.lower))) score += 0.5;
   const trimmed = plain;
   // A well-wish or thanks carries pain words only in passing ("sorry for your trouble, good luck").
-  if (WELL_WISHING.test(trimmed) && best.weight < 2) return undefined;
-  if (WELL_WISHING.test(trimmed)) score -= 1;
+  if (WELL_WISHING.test(trimmed)) score -= best.weight < 2 ? 3 : 1;
   if (JOKE.test(trimmed)) score -= 0.75;
   if (trimmed.endsWith('?') && SURVEY.test(trimmed)) score -= 2;
   else if (!trimmed.endsWith('?') && ADVICE.test(trimmed)) score -= 1.5;
   if (inConditional(tokens, best.at)) score -= 1.5;
   // "What models can't I run?": an inverted question asks, it does not report a failure.
   if (trimmed.endsWith('?') && invertedNegation(tokens, best.at)) score -= 2;
-  if (score < PAIN_THRESHOLD) return undefined;
   return { score, kind: best.kind, cue: best.at, howTo };
 }
 

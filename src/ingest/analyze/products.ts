@@ -22,7 +22,15 @@
  * "Claude" and "Claude 3.5 Sonnet" (a trailing version, size or variant is not part of the name);
  * a project that tracks two members of a family ("Qwen" and "Qwen3-Coder") keeps them apart —
  * the longest tracked name that matches wins. See docs/pipeline.md, "Product names".
+ *
+ * What a community calls a product is also learned (data/product-names.json, written by
+ * scripts/train-models.ts from labelled posts): names its readers call products in three posts or
+ * more count in any product context, whatever their shape ("Docker", "Continue"), and names they
+ * never call products — makers ("OpenAI", "NVIDIA") and model families ("Qwen", "Mistral") —
+ * never count. Names the labels do not know go by the rules above, so other communities keep them.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import nlpCompromise from 'compromise';
 import { escapeRegExp, productKey } from './text.ts';
 import { wordVectors } from './vectors.ts';
@@ -111,6 +119,25 @@ export interface ProductMatcher {
   mightName(sentence: string): boolean;
   /** Products the sentence names, tracked spellings for tracked families. */
   find(tokens: readonly Token[], sentence: string): string[];
+  /** Families of every untracked name the sentence could hold, product or not (for scripts/train-models.ts). */
+  names(tokens: readonly Token[]): string[];
+}
+
+/** What labelled posts say of names (data/product-names.json): families called products, and families never called one. */
+export interface KnownNames {
+  products: string[];
+  notProducts: string[];
+  /** How the lists were made (for docs/quality.md). */
+  trained: Record<string, unknown>;
+}
+
+export const KNOWN_NAMES_PATH = fileURLToPath(new URL('./data/product-names.json', import.meta.url));
+export const NO_KNOWN_NAMES: KnownNames = { products: [], notProducts: [], trained: {} };
+let shippedNames: KnownNames | undefined;
+
+export function knownNames(): KnownNames {
+  shippedNames ??= JSON.parse(readFileSync(KNOWN_NAMES_PATH, 'utf8')) as KnownNames;
+  return shippedNames;
 }
 
 /** The failure words that make a name before them a product ("X keeps crashing"), as contextOf reads them. */
@@ -123,8 +150,11 @@ const STRONG_HINT = new RegExp(
   'i',
 );
 
-export function productMatcher(tracked: readonly TrackedProduct[], own: string): ProductMatcher {
+/** `known`: the shipped lists by default; scripts/train-models.ts passes none while it counts names. */
+export function productMatcher(tracked: readonly TrackedProduct[], own: string, known: KnownNames = knownNames()): ProductMatcher {
   const ownKey = familyKey(own);
+  const knownProducts = new Set(known.products);
+  const notProducts = new Set(known.notProducts);
   const verdicts = new Map<string, boolean>();
   const plausible = (name: string): boolean => {
     let v = verdicts.get(name);
@@ -147,6 +177,14 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string):
         if (STRONG_HINT.test(sentence) || (!opening && rare(word.toLowerCase()))) return true;
       }
       return false;
+    },
+    names(tokens) {
+      const out = new Set<string>();
+      for (const [from, to] of candidates(tokens)) {
+        const name = spelled(phraseOf(tokens, from, to));
+        if (/[A-Za-z]{2}/.test(name) && !SIZE.test(name)) out.add(familyKey(name));
+      }
+      return [...out];
     },
     find(tokens, sentence) {
       const out = new Map<string, string>();
@@ -182,9 +220,17 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string):
           add(name, false);
           continue;
         }
+        const family = familyKey(name);
+        if (notProducts.has(family)) continue;
         const listed = lastAccepted !== -1 && from - lastAccepted <= 2 && /^(?:,|or|and|\/)$/.test(tokens[from - 1]?.lower ?? '');
         const context = listed ? 'strong' : contextOf(tokens, from, to);
         if (context === 'none') continue;
+        if (knownProducts.has(family)) {
+          // The community calls it a product: its shape and place need not say so ("Docker", "Continue").
+          if (!actsAsMaker(tokens, to)) add(name, false);
+          lastAccepted = to;
+          continue;
+        }
         if (name !== written || SIZE.test(written)) continue;
         const shapeSays = oddShape(first.text) || to - from > 1 || rare(first.lower);
         if (context === 'weak' && !shapeSays) continue;

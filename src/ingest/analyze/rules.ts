@@ -16,18 +16,17 @@
 import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
-import { tag, type Token } from './nlp.ts';
-import { isHowTo, PAIN_HINT, readPain, type PainReading } from './pain.ts';
+import { tag } from './nlp.ts';
+import { isHowTo, PAIN_HINT, readCues } from './pain.ts';
+import type { Features } from './linear-model.ts';
+import { isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
+import { wordVectors } from './vectors.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
 import { excludedPhrases, mentionsAny, passages, productKey, sentences, shorten } from './text.ts';
 
 const MAX_QUOTE = 300;
 const MIN_QUESTION = 15;
-/** A passage of this many sentences or more needs more than one mild pain to be about a problem. */
-const LONG_PASSAGE = 4;
-/** A pain scoring this much is clear on its own (a strong cue said by the writer). */
-const CLEAR_PAIN = 2.5;
 /** Per thread: enough to see its main points, not so many that one thread floods a brief. */
 const MAX_PER_KIND = { pain: 4, content: 2 } as const;
 
@@ -65,33 +64,35 @@ interface Candidate {
 export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => FoundSignal[] {
   const excluded = excludedPhrases(memory.filterRules);
   const products = productMatcher(trackedProducts(memory.competitors.map((c) => c.name)), memory.name);
+  const model = painModel(wordVectors().dims);
   return (thread) => {
     if (mentionsAny(thread.title, excluded)) return [];
     const competitors: Candidate[] = [];
     const pains: Candidate[] = [];
     const questions: Candidate[] = [];
     let order = 0;
+    let inTitle = true;
     for (const { text, author, at } of passages(thread)) {
+      const title = inTitle;
+      inTitle = false;
       if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
-      const all = sentences(text);
-      const passagePains: Candidate[] = [];
-      for (const sentence of all) {
-        if (mentionsAny(sentence, excluded)) continue;
-        const read = readSentence(sentence, products);
-        if (!read) continue;
-        const quote = shorten(sentence, MAX_QUOTE);
+      for (const read of readPassage(text, title, products, excluded)) {
+        const quote = shorten(read.sentence, MAX_QUOTE);
         const base = { quote, author, at };
+        const probability = read.features ? model.probability(read.features) : 0;
+        const pain = read.features !== undefined && isPain(probability, read.evidence.reading, model.threshold);
         for (const product of read.products) {
-          competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint: read.pain !== undefined } });
+          competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint: pain } });
         }
-        if (read.pain) {
-          const moves = movesFor({ tokens: read.tokens, sentence: quote, reading: read.pain, products: read.products, community: thread.community, project: memory.name });
-          passagePains.push({ order: order++, score: read.pain.score, signal: { ...base, kind: 'pain', competitor: null, moves, complaint: false } });
-        } else if (read.question) {
+        if (pain) {
+          // A pain the model finds without a cue word gets the plainest kind: a difficulty.
+          const reading = read.evidence.reading ?? { score: probability, kind: 'difficulty' as const, cue: 0, howTo: read.evidence.howTo };
+          const moves = movesFor({ tokens: read.evidence.tokens ?? [], sentence: quote, reading, products: read.products, community: thread.community, project: memory.name });
+          pains.push({ order: order++, score: probability, signal: { ...base, kind: 'pain', competitor: null, moves, complaint: false } });
+        } else if (read.evidence.howTo && read.sentence.length >= MIN_QUESTION) {
           questions.push({ order: order++, score: 0, signal: { ...base, kind: 'content', competitor: null, moves: null, complaint: false } });
         }
       }
-      if (!incidental(passagePains, all.length)) pains.push(...passagePains);
     }
     const kept = [...competitors, ...strongest(pains, MAX_PER_KIND.pain), ...questions.slice(0, MAX_PER_KIND.content)];
     kept.sort((a, b) => a.order - b.order);
@@ -99,33 +100,51 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
   };
 }
 
-interface SentenceReading {
-  tokens: readonly Token[];
-  pain: PainReading | undefined;
-  question: boolean;
+/** One sentence of a passage as the analyzer reads it, before the pain model decides. */
+export interface SentenceRead {
+  sentence: string;
+  evidence: SentenceEvidence;
+  place: SentencePlace;
+  /** The pain model's input; absent for sentences that cannot be a pain (no hint of one). */
+  features: Features | undefined;
   products: string[];
 }
 
-function readSentence(sentence: string, products: ProductMatcher): SentenceReading | undefined {
+/**
+ * The sentences of one passage (the title, the post text or a comment) that may matter: those
+ * that may voice a pain or ask how to do something, and those that may name a product. Shared with
+ * scripts/train-pain-model.ts, so the model learns from exactly what it is later given.
+ */
+export function readPassage(text: string, inTitle: boolean, products: ProductMatcher, excluded: readonly string[] = []): SentenceRead[] {
+  const all = sentences(text);
+  const tagged = all.map((sentence) => (mentionsAny(sentence, excluded) ? undefined : tagSentence(sentence, products)));
+  const readings = tagged.filter((t) => t?.evidence.reading).length;
+  const out: SentenceRead[] = [];
+  tagged.forEach((t, index) => {
+    if (!t) return;
+    const place: SentencePlace = { inTitle, index, passageSentences: all.length, passageReadings: readings };
+    const features = t.mayPain ? painFeatures(t.evidence, place, wordVectors()) : undefined;
+    out.push({ sentence: t.evidence.sentence, evidence: t.evidence, place, features, products: t.products });
+  });
+  return out;
+}
+
+interface TaggedSentence {
+  evidence: SentenceEvidence;
+  mayPain: boolean;
+  products: string[];
+}
+
+function tagSentence(sentence: string, products: ProductMatcher): TaggedSentence | undefined {
   // Most sentences can be neither a pain, nor a how-to question, nor name a product: the cheap
   // tests on the raw text spare them the tagger (the slowest step of analysis).
   const mayPain = PAIN_HINT.test(sentence) || sentence.includes('?');
   if (!mayPain && !products.mightName(sentence)) return undefined;
   const tokens = tag(sentence);
-  const pain = readPain(tokens, sentence);
-  const question = !pain && sentence.length >= MIN_QUESTION && isHowTo(sentence);
+  const reading = mayPain ? readCues(tokens, sentence) : undefined;
+  const howTo = mayPain && (reading?.howTo ?? isHowTo(sentence));
   const named = products.find(tokens, sentence);
-  if (!pain && !question && named.length === 0) return undefined;
-  return { tokens, pain, question, products: named };
-}
-
-/**
- * One mild complaint in a long text is said in passing (a success story that mentions being
- * "frustrated" on the way, release notes that fixed "a bunch of bugs"): the text is not about a
- * problem. Several pains, or a strong one, make it one.
- */
-function incidental(pains: readonly Candidate[], sentenceCount: number): boolean {
-  return sentenceCount >= LONG_PASSAGE && pains.length === 1 && pains[0]!.score < CLEAR_PAIN;
+  return { evidence: { sentence, tokens, reading, howTo }, mayPain, products: named };
 }
 
 /** The n highest-scoring candidates (earlier first on ties). */

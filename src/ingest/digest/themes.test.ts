@@ -74,9 +74,9 @@ describe('theme grouper', () => {
     assert.match(g.summary(theme), /^2 posts in r\/LocalLLaMA since 2025-08-0\d describe this, for example “/);
   });
 
-  test('context: a pain of the opening post carries the post text, a comment only the title', () => {
+  test('context: the thread title, for a pain of the post and of a comment alike', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
-    assert.equal(painContext(thread, 'My GPU runs out of VRAM.'), 'Out of memory\nMy GPU runs out of VRAM. Any ideas?');
+    assert.equal(painContext(thread, 'My GPU runs out of VRAM.'), 'Out of memory');
     assert.equal(painContext(thread, 'Same here, it crashes.'), 'Out of memory');
   });
 });

@@ -3,13 +3,14 @@
  *
  * - Each pain is a sentence vector (analyze/vectors.ts: frequency-weighted static word vectors of
  *   its quote's content words) and its terms (stemmed content words and noun chunks of the quote,
- *   its thread's title at half weight), TF-IDF weighted over the pains the grouper has seen.
+ *   its thread's title at double weight), TF-IDF weighted over the pains the grouper has seen.
  * - Similarity = VECTOR_SHARE × vector cosine + (1 − VECTOR_SHARE) × term cosine. Measured on the
  *   labelled r/LocalLLaMA pains (docs/quality.md, decision 0011): the vectors alone separate
  *   same-theme from other-theme pairs poorly there (AUC 0.59: the words that tell these themes
  *   apart, "vllm", "ollama", "qwen", are not in a general English vocabulary), terms alone reach
  *   0.69 and the blend 0.70; on everyday vocabulary the vectors carry more.
- * - A pain joins the most similar theme when the similarity reaches JOIN.
+ * - A pain joins the most similar theme when the similarity reaches JOIN and it is also close
+ *   (ANCHOR_MIN) to the pain that founded the theme.
  * - Otherwise it waits in the unthemed pool. A pain close enough (PAIR) to a pooled pain of
  *   ANOTHER post founds a theme with it: a theme needs evidence from two posts, so a backfill no
  *   longer makes one theme per sentence. At the end of each run the pool is re-clustered
@@ -31,15 +32,19 @@ import { stem, termCounts, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
 
 /** Cosine with a theme's centroid at or above which a pain joins it (docs/quality.md). */
-export const JOIN = 0.22;
+export const JOIN = 0.28;
 /** Similarity of two pooled pains at or above which they found a theme. */
-export const PAIR = 0.2;
+export const PAIR = 0.26;
+/**
+ * A pain joins a theme only if it is at least this close to the theme's founding pain too: a
+ * centroid drifts as members join (each pulls it its way), and without an anchor the biggest
+ * themes of a backfill end up about the community's most common words.
+ */
+export const ANCHOR_MIN = 0.1;
 /** The vectors' share of the similarity; the rest is the TF-IDF cosine of terms. */
 export const VECTOR_SHARE = 0.2;
-/** A context term counts this much of a quote term: the quote is the pain, the context what it is about. */
-const CONTEXT_WEIGHT = 0.5;
-/** How much of a post's text is context (the opening of a long post says what it is about). */
-const CONTEXT_CHARS = 1_500;
+/** A title term counts this much of a quote term: a title says in a few words what the thread is about. */
+const CONTEXT_WEIGHT = 2;
 /** Terms in more than this share of pains (and 30) do not nominate candidates: they say little. */
 const COMMON_SHARE = 0.03;
 const MAX_TERMS = 60;
@@ -88,13 +93,13 @@ export interface PainDoc {
 }
 
 /**
- * The context of a pain: the thread's title, plus the post's text when the pain was said in the
- * opening post. Measured on the labelled posts, a pain's quote alone says too little of what it
- * is about to group by (docs/quality.md); a comment's context is its thread's title.
+ * The context of a pain: its thread's title. A pain's quote alone says too little of what it is
+ * about to group by ("it's unbearably slow"), and the title says it in a few words. The opening
+ * post's text was context too until measured (docs/quality.md): its many words made unrelated
+ * posts look alike (pairwise precision on the tuning half 0.06 with it, 0.43 without).
  */
-export function painContext(thread: { title: string; selftext: string }, quote: string): string {
-  const opening = thread.title.includes(quote) || thread.selftext.includes(quote);
-  return opening ? `${thread.title}\n${thread.selftext.slice(0, CONTEXT_CHARS)}` : thread.title;
+export function painContext(thread: { title: string }, _quote?: string): string {
+  return thread.title;
 }
 
 interface Member {
@@ -124,6 +129,8 @@ export interface ThemeState {
   communities: Map<string, number>;
   firstAt: string;
   lastAt: string;
+  /** Its founding pain: a pain joins only if it is also close to it, so a theme cannot drift away from what founded it. */
+  anchor: Member;
   /** It existed before this run (seeded from the store). */
   seeded: boolean;
   /** Set when this run changed it. */
@@ -142,6 +149,7 @@ export interface GrouperOptions {
   pair?: number;
   vectorShare?: number;
   contextWeight?: number;
+  anchorMin?: number;
 }
 
 export class ThemeGrouper {
@@ -168,6 +176,7 @@ export class ThemeGrouper {
   private readonly pair: number;
   private readonly vectorShare: number;
   private readonly contextWeight: number;
+  private readonly anchorMin: number;
 
   constructor(
     private readonly newThemeId: (founder: PainDoc) => string,
@@ -177,6 +186,7 @@ export class ThemeGrouper {
     this.pair = options.pair ?? PAIR;
     this.vectorShare = options.vectorShare ?? VECTOR_SHARE;
     this.contextWeight = options.contextWeight ?? CONTEXT_WEIGHT;
+    this.anchorMin = options.anchorMin ?? ANCHOR_MIN;
   }
 
   /** An existing theme and its pains, before the run's pains arrive. */
@@ -266,6 +276,7 @@ export class ThemeGrouper {
     let bestScore = -1;
     this.maybeNewEpoch();
     for (const theme of this.candidates(m.terms, this.themePostings)) {
+      if (this.similarity(m, theme.anchor.vector, theme.anchor) < this.anchorMin) continue;
       const s = this.similarity(m, theme.centroid, theme);
       if (s > bestScore || (s === bestScore && best && theme.id < best.id)) {
         best = theme;
@@ -405,6 +416,7 @@ export class ThemeGrouper {
       communities: new Map(),
       firstAt: first.doc.at,
       lastAt: first.doc.at,
+      anchor: first,
       seeded: false,
       changed: true,
     };

@@ -121,7 +121,7 @@ export interface Scores {
 }
 
 /** Character spans of `quote` in the post's title or text (each occurrence). */
-function spans(post: BundlePost, quote: string): [string, number, number][] {
+function spans(post: Pick<BundlePost, 'title' | 'selftext'>, quote: string): [string, number, number][] {
   const out: [string, number, number][] = [];
   for (const [field, text] of [['title', post.title], ['selftext', post.selftext]] as const) {
     for (let i = text.indexOf(quote); i !== -1; i = text.indexOf(quote, i + 1)) out.push([field, i, i + quote.length]);
@@ -129,7 +129,8 @@ function spans(post: BundlePost, quote: string): [string, number, number][] {
   return out;
 }
 
-function overlaps(post: BundlePost, a: string, b: string): boolean {
+/** Do quotes a and b share characters of the post (title or text)? */
+export function overlaps(post: Pick<BundlePost, 'title' | 'selftext'>, a: string, b: string): boolean {
   return spans(post, a).some(([fa, sa, ea]) => spans(post, b).some(([fb, sb, eb]) => fa === fb && sa < eb && sb < ea));
 }
 

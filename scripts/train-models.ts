@@ -1,0 +1,327 @@
+/**
+ * Trains what the `rules` analyzer learns from labelled posts and writes it to
+ * src/ingest/analyze/data/: the pain model (pain-model.json, a logistic regression:
+ * linear-model.ts) and the names the labels agree on (product-names.json: products.ts).
+ * Deterministic: the same labels give the same files.
+ *
+ *   node --import tsx scripts/train-models.ts [--check]
+ *
+ * Trained on opening posts labelled by test/fixtures/quality/GUIDE.md:
+ * - the training posts (fixtures/training/localllama-posts.json, drawn by
+ *   scripts/sample-training-posts.ts from posts that are not in the shipped fixture, labelled in
+ *   fixtures/training/localllama-labels.json);
+ * - the tuning half of the quality labels (test/fixtures/quality/localllama-labels.json).
+ * Never on the held-out half: its score is the figure docs/quality.md reports.
+ *
+ * - Pain model: one example per sentence the analyzer weighs (rules.ts readPassage), positive
+ *   when it overlaps a labelled quote. Scored as `npm run quality` scores a post: a pain post
+ *   counts as found when one of its predicted pains overlaps a labelled quote.
+ *   The regularisation and the decision threshold are chosen by 5-fold cross-validation over
+ *   posts: those that maximise F0.5 (precision weighs more than recall: a brief full of
+ *   non-pains is not read).
+ * - Product names: every candidate name (products.ts `names`) counted per post, and whether the
+ *   post's label calls it a product (see knownNamesOf).
+ *
+ * `--check` retrains with the shipped settings and fails if a shipped file differs (the test
+ * suite runs it: the files stay in step with the code and the labels).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readPassage } from '../src/ingest/analyze/rules.ts';
+import { familyKey, KNOWN_NAMES_PATH, NO_KNOWN_NAMES, productMatcher, trackedProducts, type KnownNames } from '../src/ingest/analyze/products.ts';
+import { isPain, painSpec } from '../src/ingest/analyze/pain-model.ts';
+import type { PainReading } from '../src/ingest/analyze/pain.ts';
+import { HASH_BUCKETS, linear, modelPath, sigmoid, type Features, type FeatureSpec, type LinearModelFile } from '../src/ingest/analyze/linear-model.ts';
+import { wordVectors } from '../src/ingest/analyze/vectors.ts';
+import { overlaps, type Label } from '../test/ingest/quality/evaluate.ts';
+import { fixtureThreads } from '../test/helpers/reddit-export.ts';
+
+interface Post {
+  id: string;
+  title: string;
+  selftext: string;
+}
+
+interface LabelledPost {
+  post: Post;
+  label: Label;
+}
+
+/** One training example: a sentence (pain) or a name candidate (product) of post `post`. */
+interface Example {
+  post: number;
+  /** For products: the candidate's family; for pains: the sentence. */
+  key: string;
+  features: Features;
+  positive: boolean;
+  /** pain.ts's reading of the sentence (pain examples). */
+  reading?: PainReading;
+}
+
+const FOLDS = 5;
+const LAMBDAS = [10, 30, 100, 300];
+/** The analyzer keeps a thread's 4 strongest pains (rules.ts). */
+const MAX_PAINS_PER_POST = 4;
+const THRESHOLDS = Array.from({ length: 19 }, (_, i) => Math.round(5 * (i + 1)) / 100);
+
+function readJson<T>(url: URL): T {
+  return JSON.parse(readFileSync(url, 'utf8')) as T;
+}
+
+function labelledPosts(): LabelledPost[] {
+  const out: LabelledPost[] = [];
+  const trainingPosts = readJson<Post[]>(new URL('../fixtures/training/localllama-posts.json', import.meta.url));
+  const trainingLabels = readJson<Label[]>(new URL('../fixtures/training/localllama-labels.json', import.meta.url));
+  const byId = new Map<string, Post>(trainingPosts.map((p) => [p.id, p]));
+  for (const label of trainingLabels) {
+    const post = byId.get(label.id);
+    if (!post) throw new Error(`training label ${label.id}: no such training post`);
+    out.push({ post, label });
+  }
+  const fixture = new Map<string, Post>(fixtureThreads().map((t) => [t.id, t]));
+  for (const label of readJson<Label[]>(new URL('../test/fixtures/quality/localllama-labels.json', import.meta.url))) {
+    const post = fixture.get(label.id);
+    if (!post) throw new Error(`tuning label ${label.id}: no such fixture thread`);
+    out.push({ post, label });
+  }
+  return out;
+}
+
+/**
+ * The names the GUIDE tells labellers to write under another product's name ("text-generation-webui
+ * for oobabooga/ooba", "ExLlama also for exl2/exl3/TabbyAPI"): a candidate spelled so is that product.
+ */
+const GUIDE_ALIASES = new Map([
+  ['oobabooga', 'textgenerationwebui'],
+  ['ooba', 'textgenerationwebui'],
+  ['exl', 'exllama'],
+  ['exl2', 'exllama'],
+  ['exl3', 'exllama'],
+  ['tabbyapi', 'exllama'],
+]);
+
+/** How often a name family was a candidate, and in how many of those posts the label calls it a product. */
+interface NameCount {
+  posts: number;
+  products: number;
+}
+
+function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string, NameCount> } {
+  const products = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
+  const pain: Example[] = [];
+  const names = new Map<string, NameCount>();
+  posts.forEach(({ post, label }, index) => {
+    const families = new Set(label.products.map(familyKey));
+    const seen = new Set<string>();
+    const passages: [string, boolean][] = [[post.title, true]];
+    if (post.selftext) passages.push([post.selftext, false]);
+    for (const [text, inTitle] of passages) {
+      for (const read of readPassage(text, inTitle, products)) {
+        if (read.features) {
+          const positive = label.pain && label.quotes.some((q) => overlaps(post, read.sentence, q));
+          pain.push({ post: index, key: read.sentence, features: read.features, positive, reading: read.evidence.reading });
+        }
+        if (read.evidence.tokens) for (const family of products.names(read.evidence.tokens)) seen.add(family);
+      }
+    }
+    for (const family of seen) {
+      const count = names.get(family) ?? { posts: 0, products: 0 };
+      count.posts += 1;
+      if (families.has(family) || families.has(GUIDE_ALIASES.get(family) ?? '')) count.products += 1;
+      names.set(family, count);
+    }
+  });
+  return { pain, names };
+}
+
+/** A name needs this many labelled posts before the labels' verdict on it is trusted (never one post's). */
+const MIN_NAME_POSTS = 3;
+/** Called a product in at least this share of its posts: a product; in none: never one. */
+const PRODUCT_SHARE = 0.75;
+
+/**
+ * The names the labels agree on: a family seen as a candidate name in MIN_NAME_POSTS posts or
+ * more, called a product in PRODUCT_SHARE of them or more (a product), or in none (never one).
+ * Names in between (sometimes a product, sometimes not) stay with the rules.
+ */
+function knownNamesOf(names: Map<string, NameCount>, posts: number): KnownNames {
+  const trusted = [...names].filter(([, c]) => c.posts >= MIN_NAME_POSTS).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return {
+    products: trusted.filter(([, c]) => c.products / c.posts >= PRODUCT_SHARE).map(([k]) => k),
+    notProducts: trusted.filter(([, c]) => c.products === 0).map(([k]) => k),
+    trained: { posts, minPosts: MIN_NAME_POSTS, productShare: PRODUCT_SHARE, namesSeen: names.size },
+  };
+}
+
+interface Weights {
+  dense: Float64Array;
+  hashed: Float64Array;
+  bias: number;
+}
+
+/**
+ * L2-regularised logistic regression by full-batch gradient descent with Adam: deterministic
+ * (fixed order, fixed steps), and a few thousand examples train in a second or two. Positives
+ * are weighted up so both classes weigh the same in total.
+ */
+function train(examples: Example[], lambda: number): Weights {
+  const dims = examples[0]!.features.dense.length;
+  const w: Weights = { dense: new Float64Array(dims), hashed: new Float64Array(HASH_BUCKETS), bias: 0 };
+  const positives = examples.filter((e) => e.positive).length;
+  const positiveWeight = (examples.length - positives) / Math.max(1, positives);
+  const total = examples.length - positives + positives * positiveWeight;
+  const size = dims + HASH_BUCKETS + 1;
+  const m = new Float64Array(size);
+  const v = new Float64Array(size);
+  const g = new Float64Array(size);
+  const rate = 0.05;
+  for (let step = 1; step <= 400; step++) {
+    g.fill(0);
+    for (const e of examples) {
+      const p = sigmoid(linear(e.features, w.dense, w.hashed, w.bias));
+      const err = (p - (e.positive ? 1 : 0)) * (e.positive ? positiveWeight : 1);
+      const d = e.features.dense;
+      for (let j = 0; j < dims; j++) g[j]! += err * d[j]!;
+      for (const b of e.features.hashed) g[dims + b]! += err;
+      g[size - 1]! += err;
+    }
+    for (let j = 0; j < size - 1; j++) {
+      const weight = j < dims ? w.dense[j]! : w.hashed[j - dims]!;
+      g[j] = g[j]! / total + (lambda / total) * weight;
+    }
+    g[size - 1] = g[size - 1]! / total;
+    for (let j = 0; j < size; j++) {
+      m[j] = 0.9 * m[j]! + 0.1 * g[j]!;
+      v[j] = 0.999 * v[j]! + 0.001 * g[j]! * g[j]!;
+      const delta = (rate * (m[j]! / (1 - 0.9 ** step))) / (Math.sqrt(v[j]! / (1 - 0.999 ** step)) + 1e-8);
+      if (j < dims) w.dense[j]! -= delta;
+      else if (j < size - 1) w.hashed[j - dims]! -= delta;
+      else w.bias -= delta;
+    }
+  }
+  return w;
+}
+
+interface Score {
+  threshold: number;
+  precision: number;
+  recall: number;
+  f05: number;
+}
+
+function scoreOf(threshold: number, hits: number, predicted: number, relevant: number): Score {
+  const precision = hits / Math.max(1, predicted);
+  const recall = hits / Math.max(1, relevant);
+  const f05 = precision + recall === 0 ? 0 : (1.25 * precision * recall) / (0.25 * precision + recall);
+  return { threshold, precision, recall, f05 };
+}
+
+type Scorer = (posts: LabelledPost[], examples: Example[], probability: Map<Example, number>, threshold: number) => Score;
+
+function byPost(examples: Example[]): Map<number, Example[]> {
+  const out = new Map<number, Example[]>();
+  for (const e of examples) out.set(e.post, [...(out.get(e.post) ?? []), e]);
+  return out;
+}
+
+/** Post-level pain scores, as `npm run quality` counts them. */
+const painScore: Scorer = (posts, examples, probability, threshold) => {
+  let predicted = 0;
+  let hits = 0;
+  for (const list of byPost(examples).values()) {
+    const found = list
+      .filter((e) => isPain(probability.get(e)!, e.reading, threshold))
+      .sort((a, b) => probability.get(b)! - probability.get(a)!)
+      .slice(0, MAX_PAINS_PER_POST);
+    if (found.length === 0) continue;
+    predicted += 1;
+    if (found.some((e) => e.positive)) hits += 1;
+  }
+  return scoreOf(threshold, hits, predicted, posts.filter((p) => p.label.pain).length);
+};
+
+function foldOf(post: LabelledPost): number {
+  let h = 0;
+  for (const c of post.post.id) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h % FOLDS;
+}
+
+function crossValidate(posts: LabelledPost[], examples: Example[], lambda: number, scorer: Scorer): Score[] {
+  const probability = new Map<Example, number>();
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const inFold = (e: Example) => foldOf(posts[e.post]!) === fold;
+    const w = train(examples.filter((e) => !inFold(e)), lambda);
+    for (const e of examples.filter(inFold)) probability.set(e, sigmoid(linear(e.features, w.dense, w.hashed, w.bias)));
+  }
+  return THRESHOLDS.map((t) => scorer(posts, examples, probability, t));
+}
+
+function round(x: number, digits = 5): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** Cross-validation picks lambda and threshold; the final weights are trained on every post. */
+function fit(spec: FeatureSpec, posts: LabelledPost[], examples: Example[], scorer: Scorer): LinearModelFile {
+  console.error(`${spec.model}: ${examples.length} examples (${examples.filter((e) => e.positive).length} positive)`);
+  let best: { lambda: number; score: Score } | undefined;
+  for (const lambda of LAMBDAS) {
+    const scores = crossValidate(posts, examples, lambda, scorer);
+    const top = scores.reduce((a, b) => (b.f05 > a.f05 ? b : a));
+    console.error(`  lambda ${lambda}: best F0.5 ${top.f05.toFixed(3)} at threshold ${top.threshold.toFixed(2)} (P ${top.precision.toFixed(3)} R ${top.recall.toFixed(3)})`);
+    if (process.argv.includes('--verbose')) for (const s of scores) console.error(`    t ${s.threshold.toFixed(2)}  P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F0.5 ${s.f05.toFixed(3)}`);
+    if (!best || top.f05 > best.score.f05) best = { lambda, score: top };
+  }
+  const crossValidation = { folds: FOLDS, precision: round(best!.score.precision, 3), recall: round(best!.score.recall, 3), f05: round(best!.score.f05, 3) };
+  return final(spec, posts, examples, best!.lambda, best!.score.threshold, crossValidation);
+}
+
+function final(spec: FeatureSpec, posts: LabelledPost[], examples: Example[], lambda: number, threshold: number, crossValidation: unknown): LinearModelFile {
+  const w = train(examples, lambda);
+  return {
+    featureSet: spec.featureSet,
+    dense: [...spec.dense],
+    denseWeights: [...w.dense].map((x) => round(x)),
+    hashedWeights: [...w.hashed].map((x) => round(x)),
+    bias: round(w.bias),
+    threshold,
+    trained: { posts: posts.length, examples: examples.length, positives: examples.filter((e) => e.positive).length, lambda, crossValidation },
+  };
+}
+
+function shipped(spec: FeatureSpec): LinearModelFile | undefined {
+  try {
+    return JSON.parse(readFileSync(modelPath(spec.model), 'utf8')) as LinearModelFile;
+  } catch {
+    return undefined;
+  }
+}
+
+const posts = labelledPosts();
+console.error(`${posts.length} labelled posts (${posts.filter((p) => p.label.pain).length} pain)`);
+const examples = examplesOf(posts);
+const spec = painSpec(wordVectors().dims);
+const names = knownNamesOf(examples.names, posts.length);
+const namesText = `${JSON.stringify(names, null, 1)}\n`;
+let stale = false;
+const path = modelPath(spec.model);
+if (process.argv.includes('--check')) {
+  // The check retrains with the shipped lambda and threshold (cross-validation is what takes
+  // time) and compares: the files must be what this code and these labels give.
+  const file = shipped(spec);
+  const again = file && file.featureSet === spec.featureSet ? final(spec, posts, examples.pain, file.trained.lambda as number, file.threshold, file.trained.crossValidation) : undefined;
+  if (!file || !again || JSON.stringify(again) !== JSON.stringify(file)) {
+    console.error(`${path} is not what the labels and the code train; run node --import tsx scripts/train-models.ts`);
+    stale = true;
+  } else console.error(`${path} is up to date`);
+  if (readFileSync(KNOWN_NAMES_PATH, 'utf8') !== namesText) {
+    console.error(`${KNOWN_NAMES_PATH} is not what the labels give; run node --import tsx scripts/train-models.ts`);
+    stale = true;
+  } else console.error(`${KNOWN_NAMES_PATH} is up to date`);
+} else {
+  const file = fit(spec, posts, examples.pain, painScore);
+  writeFileSync(path, `${JSON.stringify(file)}\n`);
+  console.error(`wrote ${path}: lambda ${file.trained.lambda}, threshold ${file.threshold}`);
+  writeFileSync(KNOWN_NAMES_PATH, namesText);
+  console.error(`wrote ${KNOWN_NAMES_PATH}: ${names.products.length} products, ${names.notProducts.length} never products`);
+}
+if (stale) process.exit(1);
