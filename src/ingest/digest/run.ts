@@ -409,7 +409,7 @@ class RunWork {
     for (const row of fresh) {
       if (row.kind === 'pain') {
         const thread = threadsById.get(row.post_id)!;
-        const placement = this.grouper.add({ signalId: row.id, postId: row.post_id, quote: row.quote, context: painContext(thread, row.quote), at: row.seen_at, community: thread.community });
+        const placement = this.grouper.add({ signalId: row.id, postId: row.post_id, quote: row.quote, context: painContext(thread), at: row.seen_at, community: thread.community });
         row.theme_id = placement.themeId;
       } else if (row.kind === 'competitor' && row.theme_id !== null) {
         if (!this.competitorThemes.has(row.theme_id)) this.themesCreated.add(row.theme_id);
@@ -573,5 +573,5 @@ function competitorTheme(id: string, projectId: string, product: string, at: str
 
 /** A stored pain as the grouper reads it. */
 function painDoc(p: StoredPain): PainDoc {
-  return { signalId: p.signalId, postId: p.postId, quote: p.quote, context: painContext(p, p.quote), at: p.at, community: p.community };
+  return { signalId: p.signalId, postId: p.postId, quote: p.quote, context: painContext(p), at: p.at, community: p.community };
 }

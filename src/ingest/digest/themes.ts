@@ -98,7 +98,7 @@ export interface PainDoc {
  * post's text was context too until measured (docs/quality.md): its many words made unrelated
  * posts look alike (pairwise precision on the tuning half 0.06 with it, 0.43 without).
  */
-export function painContext(thread: { title: string }, _quote?: string): string {
+export function painContext(thread: { title: string }): string {
   return thread.title;
 }
 

@@ -41,7 +41,7 @@ export function groupingBySet(options: GrouperOptions = {}): Record<LabelSet | '
     for (const s of read(thread)) {
       if (s.kind !== 'pain') continue;
       const signalId = derivedId('sig', 'eval', thread.id, s.quote);
-      const placed = grouper.add({ signalId, postId: thread.id, quote: s.quote, context: painContext(thread, s.quote), at: s.at, community: thread.community });
+      const placed = grouper.add({ signalId, postId: thread.id, quote: s.quote, context: painContext(thread), at: s.at, community: thread.community });
       if (placed.themeId !== null) themeOf.set(signalId, placed.themeId);
       if (thread.title.includes(s.quote) || thread.selftext.includes(s.quote)) {
         opening.set(thread.id, [...(opening.get(thread.id) ?? []), signalId]);
