@@ -49,7 +49,7 @@ export interface CapabilityFacts {
   example: ExampleRequest;
 }
 
-const DEMO_THEME = 'sov_5w6eyc3jhpwiibualnxqlqgy5i';
+const DEMO_THEME = 'sov_bjnv23qwe4d5vhicbpijhsjflu';
 
 export const CAPABILITY_FACTS: Record<string, CapabilityFacts> = {
   'project.memory': { example: { input: { field: 'competitors' } } },
