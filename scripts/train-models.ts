@@ -46,15 +46,13 @@ interface LabelledPost {
   label: Label;
 }
 
-/** One training example: a sentence (pain) or a name candidate (product) of post `post`. */
+/** One training example: a sentence of post `post` that may be a pain. */
 interface Example {
   post: number;
-  /** For products: the candidate's family; for pains: the sentence. */
-  key: string;
   features: Features;
   positive: boolean;
-  /** pain.ts's reading of the sentence (pain examples). */
-  reading?: PainReading;
+  /** pain.ts's reading of the sentence. */
+  reading: PainReading | undefined;
 }
 
 const FOLDS = 5;
@@ -118,7 +116,7 @@ function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string
       for (const read of readPassage(text, inTitle, products)) {
         if (read.features) {
           const positive = label.pain && label.quotes.some((q) => overlaps(post, read.sentence, q));
-          pain.push({ post: index, key: read.sentence, features: read.features, positive, reading: read.evidence.reading });
+          pain.push({ post: index, features: read.features, positive, reading: read.evidence.reading });
         }
         if (read.evidence.tokens) for (const family of products.names(read.evidence.tokens)) seen.add(family);
       }
@@ -215,19 +213,22 @@ function scoreOf(threshold: number, hits: number, predicted: number, relevant: n
   return { threshold, precision, recall, f05 };
 }
 
-type Scorer = (posts: LabelledPost[], examples: Example[], probability: Map<Example, number>, threshold: number) => Score;
-
-function byPost(examples: Example[]): Map<number, Example[]> {
+/** The examples of each post (what the analyzer weighs per thread). */
+function byPost(examples: Example[]): Example[][] {
   const out = new Map<number, Example[]>();
-  for (const e of examples) out.set(e.post, [...(out.get(e.post) ?? []), e]);
-  return out;
+  for (const e of examples) {
+    const list = out.get(e.post);
+    if (list) list.push(e);
+    else out.set(e.post, [e]);
+  }
+  return [...out.values()];
 }
 
 /** Post-level pain scores, as `npm run quality` counts them. */
-const painScore: Scorer = (posts, examples, probability, threshold) => {
+function painScore(painPosts: number, posts: Example[][], probability: Map<Example, number>, threshold: number): Score {
   let predicted = 0;
   let hits = 0;
-  for (const list of byPost(examples).values()) {
+  for (const list of posts) {
     const found = list
       .filter((e) => isPain(probability.get(e)!, e.reading, threshold))
       .sort((a, b) => probability.get(b)! - probability.get(a)!)
@@ -236,8 +237,8 @@ const painScore: Scorer = (posts, examples, probability, threshold) => {
     predicted += 1;
     if (found.some((e) => e.positive)) hits += 1;
   }
-  return scoreOf(threshold, hits, predicted, posts.filter((p) => p.label.pain).length);
-};
+  return scoreOf(threshold, hits, predicted, painPosts);
+}
 
 function foldOf(post: LabelledPost): number {
   let h = 0;
@@ -245,14 +246,16 @@ function foldOf(post: LabelledPost): number {
   return h % FOLDS;
 }
 
-function crossValidate(posts: LabelledPost[], examples: Example[], lambda: number, scorer: Scorer): Score[] {
+function crossValidate(posts: LabelledPost[], examples: Example[], lambda: number): Score[] {
   const probability = new Map<Example, number>();
   for (let fold = 0; fold < FOLDS; fold++) {
     const inFold = (e: Example) => foldOf(posts[e.post]!) === fold;
     const w = train(examples.filter((e) => !inFold(e)), lambda);
     for (const e of examples.filter(inFold)) probability.set(e, sigmoid(linear(e.features, w.dense, w.hashed, w.bias)));
   }
-  return THRESHOLDS.map((t) => scorer(posts, examples, probability, t));
+  const painPosts = posts.filter((p) => p.label.pain).length;
+  const groups = byPost(examples);
+  return THRESHOLDS.map((t) => painScore(painPosts, groups, probability, t));
 }
 
 function round(x: number, digits = 5): number {
@@ -261,11 +264,11 @@ function round(x: number, digits = 5): number {
 }
 
 /** Cross-validation picks lambda and threshold; the final weights are trained on every post. */
-function fit(spec: FeatureSpec, posts: LabelledPost[], examples: Example[], scorer: Scorer): LinearModelFile {
+function fit(spec: FeatureSpec, posts: LabelledPost[], examples: Example[]): LinearModelFile {
   console.error(`${spec.model}: ${examples.length} examples (${examples.filter((e) => e.positive).length} positive)`);
   let best: { lambda: number; score: Score } | undefined;
   for (const lambda of LAMBDAS) {
-    const scores = crossValidate(posts, examples, lambda, scorer);
+    const scores = crossValidate(posts, examples, lambda);
     const top = scores.reduce((a, b) => (b.f05 > a.f05 ? b : a));
     console.error(`  lambda ${lambda}: best F0.5 ${top.f05.toFixed(3)} at threshold ${top.threshold.toFixed(2)} (P ${top.precision.toFixed(3)} R ${top.recall.toFixed(3)})`);
     if (process.argv.includes('--verbose')) for (const s of scores) console.error(`    t ${s.threshold.toFixed(2)}  P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F0.5 ${s.f05.toFixed(3)}`);
@@ -318,7 +321,7 @@ if (process.argv.includes('--check')) {
     stale = true;
   } else console.error(`${KNOWN_NAMES_PATH} is up to date`);
 } else {
-  const file = fit(spec, posts, examples.pain, painScore);
+  const file = fit(spec, posts, examples.pain);
   writeFileSync(path, `${JSON.stringify(file)}\n`);
   console.error(`wrote ${path}: lambda ${file.trained.lambda}, threshold ${file.threshold}`);
   writeFileSync(KNOWN_NAMES_PATH, namesText);

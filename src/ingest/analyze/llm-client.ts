@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
+import { readCapped } from '../../http/read-capped/index.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user';
@@ -131,7 +132,7 @@ async function attemptOnce(url: string, request: ChatRequest, options: ChatClien
       await response.body?.cancel().catch(() => {});
       throw statusError(response);
     }
-    return parseEnvelope(await readBounded(response, MAX_RESPONSE_BYTES));
+    return parseEnvelope((await readCapped(response.body, MAX_RESPONSE_BYTES, () => new ChatError('bad-response', `answer larger than ${MAX_RESPONSE_BYTES} bytes`))).toString('utf8'));
   } catch (err) {
     if (runSignal?.aborted) throw runSignal.reason;
     if (err instanceof ChatError) throw err;
@@ -202,24 +203,6 @@ function errorCode(err: unknown): string | undefined {
     else current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ChatError('bad-response', `answer larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const envelopeSchema = z.object({

@@ -17,7 +17,7 @@
  */
 import { DenseWriter, hashed, loadLinearModel, type FeatureSpec, type Features, type LinearModel } from './linear-model.ts';
 import type { Token } from './nlp.ts';
-import { PAIN_KINDS, PAIN_THRESHOLD, type PainReading } from './pain.ts';
+import { PAIN_KINDS, rulesSayPain, type PainReading } from './pain.ts';
 import type { WordVectors } from './vectors.ts';
 
 /** Bump when any feature below changes meaning; the model file must be retrained then. */
@@ -87,7 +87,7 @@ export function painFeatures(evidence: SentenceEvidence, place: SentencePlace, v
   const out = new DenseWriter(new Float32Array(SHAPE_NAMES.length + vectors.dims));
   out.put(reading !== undefined);
   out.put(reading ? Math.max(-2, Math.min(reading.score, 4)) / 4 : 0);
-  out.put(reading !== undefined && reading.score >= PAIN_THRESHOLD);
+  out.put(rulesSayPain(reading));
   for (const kind of PAIN_KINDS) out.put(reading?.kind === kind);
   out.put(evidence.howTo);
   const trimmed = sentence.replace(/[*_`~\s]+$/, '');

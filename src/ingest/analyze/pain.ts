@@ -143,7 +143,12 @@ export function isCue(t: Token): boolean {
 /** The sentence's pain reading, or undefined when it voices no problem of the writer's. */
 export function readPain(tokens: readonly Token[], sentence: string): PainReading | undefined {
   const reading = readCues(tokens, sentence);
-  return reading && reading.score >= PAIN_THRESHOLD ? reading : undefined;
+  return rulesSayPain(reading) ? reading : undefined;
+}
+
+/** The rules' own verdict on a cue reading: it reaches PAIN_THRESHOLD. */
+export function rulesSayPain(reading: PainReading | undefined): reading is PainReading {
+  return reading !== undefined && reading.score >= PAIN_THRESHOLD;
 }
 
 /**
@@ -168,15 +173,14 @@ export function readCues(tokens: readonly Token[], sentence: string): PainReadin
 
   let score = best.weight + (cues > 1 ? 0.5 : 0);
   if (tokens.some((t) => FIRST_PERSON.has(t.lower))) score += 0.5;
-  const trimmed = plain;
   // A well-wish or thanks carries pain words only in passing ("sorry for your trouble, good luck").
-  if (WELL_WISHING.test(trimmed)) score -= best.weight < 2 ? 3 : 1;
-  if (JOKE.test(trimmed)) score -= 0.75;
-  if (trimmed.endsWith('?') && SURVEY.test(trimmed)) score -= 2;
-  else if (!trimmed.endsWith('?') && ADVICE.test(trimmed)) score -= 1.5;
+  if (WELL_WISHING.test(plain)) score -= best.weight < 2 ? 3 : 1;
+  if (JOKE.test(plain)) score -= 0.75;
+  if (plain.endsWith('?') && SURVEY.test(plain)) score -= 2;
+  else if (!plain.endsWith('?') && ADVICE.test(plain)) score -= 1.5;
   if (inConditional(tokens, best.at)) score -= 1.5;
   // "What models can't I run?": an inverted question asks, it does not report a failure.
-  if (trimmed.endsWith('?') && invertedNegation(tokens, best.at)) score -= 2;
+  if (plain.endsWith('?') && invertedNegation(tokens, best.at)) score -= 2;
   return { score, kind: best.kind, cue: best.at, howTo };
 }
 

@@ -113,7 +113,7 @@ export interface SentenceRead {
 /**
  * The sentences of one passage (the title, the post text or a comment) that may matter: those
  * that may voice a pain or ask how to do something, and those that may name a product. Shared with
- * scripts/train-pain-model.ts, so the model learns from exactly what it is later given.
+ * scripts/train-models.ts, so the model learns from exactly what it is later given.
  */
 export function readPassage(text: string, inTitle: boolean, products: ProductMatcher, excluded: readonly string[] = []): SentenceRead[] {
   const all = sentences(text);

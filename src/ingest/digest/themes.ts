@@ -276,9 +276,10 @@ export class ThemeGrouper {
     let bestScore = -1;
     this.maybeNewEpoch();
     for (const theme of this.candidates(m.terms, this.themePostings)) {
-      if (this.similarity(m, theme.anchor.vector, theme.anchor) < this.anchorMin) continue;
       const s = this.similarity(m, theme.centroid, theme);
-      if (s > bestScore || (s === bestScore && best && theme.id < best.id)) {
+      // The anchor is asked only of a theme that would win: most candidates never reach JOIN.
+      if (s < this.join) continue;
+      if ((s > bestScore || (s === bestScore && best && theme.id < best.id)) && this.similarity(m, theme.anchor.vector, theme.anchor) >= this.anchorMin) {
         best = theme;
         bestScore = s;
       }

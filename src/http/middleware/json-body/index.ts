@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { invalid } from '../../../domain/errors.ts';
 import type { AppEnv } from '../../env.ts';
+import { readCapped } from '../../read-capped/index.ts';
 
 /**
  * DESIGN §4 "Input strictness": a JSON object, sent as application/json, of at most `maxBytes`.
@@ -15,7 +16,7 @@ export function jsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
     // With an honest Content-Length within the cap, the node-server adapter's fast body path is
     // safe (Node itself stops reading at the declared length); without one, count while reading.
-    const text = declared !== undefined && Number.isInteger(declared) && declared >= 0 ? decodeUtf8(await c.req.arrayBuffer()) : await readCapped(c.req.raw, maxBytes);
+    const text = declared !== undefined && Number.isInteger(declared) && declared >= 0 ? decodeUtf8(await c.req.arrayBuffer()) : decodeUtf8(await readCapped(c.req.raw.body, maxBytes, () => tooLarge(maxBytes)));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -29,24 +30,6 @@ export function jsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
 }
 
 const tooLarge = (max: number) => invalid(`The body is larger than ${max} bytes.`);
-
-async function readCapped(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return decodeUtf8(Buffer.concat(chunks));
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
