@@ -68,6 +68,11 @@ export interface AnalyzerReport {
 export interface AnalyzerRun {
   /** Signals of each thread, in the threads' order. Deterministic for `rules`. */
   analyze(threads: readonly SourceThread[], signal?: AbortSignal): Promise<FoundSignal[][]>;
+  /**
+   * The source has read this many items and is still reading: an analyzer that runs in parallel
+   * may start its workers now, so they load while the input is read (`rules` with workers).
+   */
+  expect?(itemsRead: number): void;
   /** Present when the analyzer can name and merge themes (`llm`); the grouper's drafts otherwise stand. */
   nameThemes?(drafts: readonly ThemeDraft[], signal?: AbortSignal): Promise<ThemeNaming>;
   report(): AnalyzerReport;

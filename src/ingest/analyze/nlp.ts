@@ -38,7 +38,9 @@ let instance: ReturnType<typeof winkNLP> | undefined;
 
 function nlp(): ReturnType<typeof winkNLP> {
   // Loading the model takes ~150 ms: only analyzer runs pay it, not every command.
-  instance ??= winkNLP(model, ['sbd', 'pos']);
+  // No sentence-boundary pipe: the analyzer hands wink one sentence at a time (text.ts splits them),
+  // and the tags are the same without it (checked on every sentence of the r/LocalLLaMA export).
+  instance ??= winkNLP(model, ['pos']);
   return instance;
 }
 

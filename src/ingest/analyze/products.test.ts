@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
 import { familyKey, productMatcher, trackedProducts } from './products.ts';
+import { passages, sentences } from './text.ts';
+import { fixtureThreads } from '../../../test/helpers/reddit-export.ts';
 
 const find = (sentence: string, tracked: string[] = ['Ollama', 'LM Studio', 'llama.cpp'], own = 'Quantforge') =>
   productMatcher(trackedProducts(tracked), own).find(tag(sentence), sentence);
@@ -64,4 +66,23 @@ describe('product names', () => {
 
 test('a versioned spelling of a tracked family counts anywhere, as the tracked product', () => {
   assert.deepEqual(find('Qwen3-32B keeps looping on long prompts.', ['Qwen']), ['Qwen']);
+});
+
+describe('the cheap test before tagging (mightName)', () => {
+  test('says "might" of every fixture sentence in which find() finds a name', () => {
+    const matcher = productMatcher(trackedProducts(['Ollama', 'LM Studio']), 'Quantforge');
+    const missed: string[] = [];
+    let named = 0;
+    for (const thread of fixtureThreads()) {
+      for (const { text } of passages(thread)) {
+        for (const sentence of sentences(text)) {
+          if (matcher.find(tag(sentence), sentence).length === 0) continue;
+          named += 1;
+          if (!matcher.mightName(sentence)) missed.push(sentence);
+        }
+      }
+    }
+    assert.ok(named > 300, `only ${named} sentences name a product`);
+    assert.deepEqual(missed, []);
+  });
 });

@@ -142,28 +142,21 @@ export function knownNames(): KnownNames {
 
 /** The failure words that make a name before them a product ("X keeps crashing"), as contextOf reads them. */
 const FAILURE_WORDS = /^(?:crash|fail|freez|hang|break|broke|suck|refus|lack|n't|n’t|not|never|keeps?)/;
-/** The words of a strong product context (see contextOf), as prefixes of the raw text. */
-const STRONG_HINT = new RegExp(
-  `n['’]t\\b|\\b(?:${[...USE_VERBS, 'vs', 'versus', 'than', 'alternative', 'instead', 'compared', 'switch', 'moved', 'tried', 'using', 'used', 'crash', 'fail', 'freez', 'hang', 'break', 'broke', 'suck', 'refus', 'lack', 'not', 'never', 'keep']
-    .map((w) => escapeRegExp(w.length > 5 ? w.slice(0, w.length - 2) : w))
-    .join('|')})`,
-  'i',
-);
+/** A strong context after a name (contextOf: "vs", or a failure word within four tokens), in the raw text. */
+const AFTER_HINT = /n['’]t|\b(?:vs|versus|crash|fail|freez|hang|break|broke|suck|refus|lack|not|never|keep)/i;
+/** "I", "I'm", "I've": a pronoun, never a candidate. */
+const PRONOUN_I = /^I(?:['’](?:m|ve|d|ll))?$/;
 
 /** `known`: the shipped lists by default; scripts/train-models.ts passes none while it counts names. */
 export function productMatcher(tracked: readonly TrackedProduct[], own: string, known: KnownNames = knownNames()): ProductMatcher {
   const ownKey = familyKey(own);
   const knownProducts = new Set(known.products);
   const notProducts = new Set(known.notProducts);
-  const verdicts = new Map<string, boolean>();
-  const plausible = (name: string): boolean => {
-    let v = verdicts.get(name);
-    if (v === undefined) {
-      v = plausibleName(name);
-      verdicts.set(name, v);
-    }
-    return v;
-  };
+  // compromise takes a fraction of a millisecond per call and a backfill meets the same names
+  // thousands of times: each verdict is asked once per run.
+  const plausible = remembered(plausibleName);
+  const organization = remembered((phrase: string) => nlpCompromise(phrase).has('#Organization'));
+  const trackedFamilies = new Set(tracked.map((t) => t.key));
   return {
     mightName(sentence) {
       if (tracked.some((t) => t.pattern.test(sentence))) return true;
@@ -172,9 +165,11 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
         const opening = first;
         first = false;
         if (oddShape(word)) return true;
-        if (word.length < 2 || !capitalised(word)) continue;
-        // An opening capital says nothing by itself, but "Mistral doesn't…" is a context.
-        if (STRONG_HINT.test(sentence) || (!opening && rare(word.toLowerCase()))) return true;
+        if (word.length < 2 || !capitalised(word) || PRONOUN_I.test(word)) continue;
+        // Any later capital may have a context on either side ("with Claude Code", "into Jan").
+        // Nothing stands before the first word: only what follows can make it a name ("Mistral
+        // doesn't…", "Ollama vs …"), unless its family is tracked (counted anywhere).
+        if (!opening || AFTER_HINT.test(sentence) || trackedFamilies.has(familyKey(word))) return true;
       }
       return false;
     },
@@ -237,7 +232,7 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
         // A capital that opens a sentence or sits in a headline says nothing: then only the shape can.
         if ((from === 0 || headline || tokens[from - 1]?.text === ':') && !shapeSays) continue;
         if (isAcronym(first.text) && to - from === 1 && (first.text.replace(/s$/, '').length <= 3 || context !== 'strong')) continue;
-        if (!plausible(name) || genericPhrase(tokens, from, to) || actsAsMaker(tokens, to)) continue;
+        if (actsAsMaker(tokens, to) || genericPhrase(tokens, from, to, organization) || !plausible(name)) continue;
         add(name, false);
         lastAccepted = to;
       }
@@ -324,17 +319,29 @@ function rare(lower: string): boolean {
  * A kind of thing, not a product: headed by an acronym ("AMD GPUs", "System VRAM", "Local LLM"),
  * joined by a slash ("CPU/RAM"), or made of ordinary words only ("Model Providers", "First Token").
  */
-function genericPhrase(tokens: readonly Token[], from: number, to: number): boolean {
+function genericPhrase(tokens: readonly Token[], from: number, to: number, organization: (phrase: string) => boolean): boolean {
   const words = tokens.slice(from, to).filter((t) => t.type === 'word');
   const head = words[words.length - 1];
   if (!head) return true;
   if (words.some((t) => t.text.includes('/'))) return true;
   if (words.length > 1 && isAcronym(head.text)) return true;
-  return words.length > 1 && words.every((t) => !oddShape(t.text) && !rare(t.lower)) && !nlpCompromise(words.map((t) => t.text).join(' ')).has('#Organization');
+  return words.length > 1 && words.every((t) => !oddShape(t.text) && !rare(t.lower)) && !organization(words.map((t) => t.text).join(' '));
 }
 
 function isAcronym(text: string): boolean {
   return /^[A-Z]{2,5}s?$/.test(text);
+}
+
+function remembered(verdict: (text: string) => boolean): (text: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (text) => {
+    let v = known.get(text);
+    if (v === undefined) {
+      v = verdict(text);
+      known.set(text, v);
+    }
+    return v;
+  };
 }
 
 /** Not a place, person, date, holiday, language, platform, unit or quantity. */

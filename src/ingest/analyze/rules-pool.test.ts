@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { fixtureThreads } from '../../../test/helpers/reddit-export.ts';
 import type { AnalyzerMemory } from './analyzer.ts';
-import { threadReader } from './rules.ts';
+import { rulesAnalyzer, threadReader } from './rules.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
 
 const MEMORY: AnalyzerMemory = {
@@ -26,6 +26,24 @@ test('two workers give what the main thread gives, in order', async () => {
   assert.equal(inWorkers.length, threads.length);
   assert.deepEqual(inWorkers, inThread);
   assert.ok(inThread.flat().length > 500);
+});
+
+test('the analyzer started early by a backfill (expect) reads small and large batches as the main thread does', async () => {
+  const saved = process.env.SIGNALS_ANALYZER_WORKERS;
+  process.env.SIGNALS_ANALYZER_WORKERS = '2';
+  const run = rulesAnalyzer.start(MEMORY);
+  try {
+    run.expect?.(100_000);
+    const threads = fixtureThreads();
+    const read = threadReader(MEMORY);
+    // Two threads are read in the main thread (too little text for workers), the rest by the workers.
+    assert.deepEqual(await run.analyze(threads.slice(0, 2)), threads.slice(0, 2).map(read));
+    assert.deepEqual(await run.analyze(threads), threads.map(read));
+  } finally {
+    await run.close();
+    if (saved === undefined) delete process.env.SIGNALS_ANALYZER_WORKERS;
+    else process.env.SIGNALS_ANALYZER_WORKERS = saved;
+  }
 });
 
 test('a stopped pool refuses work with a clear reason', async () => {

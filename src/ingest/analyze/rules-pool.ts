@@ -56,7 +56,8 @@ export class RulesWorkerPool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  private start(): void {
+  /** Starts the workers if they are not running (analyze() does too; a run may start them early). */
+  start(): void {
     if (this.workers.length > 0) return;
     for (let i = 0; i < this.size; i++) {
       const worker = new Worker(new URL('./rules-worker.mjs', import.meta.url), { workerData: { memory: this.memory } });
@@ -107,7 +108,7 @@ export class RulesWorkerPool {
 
 /** Consecutive chunks of about equal text length (threads keep their order: chunk i, then i+1). */
 function balance(threads: readonly SourceThread[], parts: number): SourceThread[][] {
-  const sizes = threads.map(textLength);
+  const sizes = threads.map((thread) => textLength([thread]));
   const total = sizes.reduce((a, b) => a + b, 0);
   const chunks: SourceThread[][] = Array.from({ length: parts }, () => []);
   let part = 0;
@@ -120,8 +121,12 @@ function balance(threads: readonly SourceThread[], parts: number): SourceThread[
   return chunks;
 }
 
-function textLength(thread: SourceThread): number {
+/** Characters of text in the threads (titles, posts, comments), counted up to `enough`. */
+export function textLength(threads: readonly SourceThread[], enough = Infinity): number {
   let n = 0;
-  for (const passage of passages(thread)) n += passage.text.length;
+  for (const thread of threads) {
+    for (const passage of passages(thread)) n += passage.text.length;
+    if (n >= enough) break;
+  }
   return n;
 }

@@ -22,7 +22,7 @@ import type { Features } from './linear-model.ts';
 import { isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
 import { wordVectors } from './vectors.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
-import { RulesWorkerPool, workerCount } from './rules-pool.ts';
+import { RulesWorkerPool, textLength, workerCount } from './rules-pool.ts';
 import { excludedPhrases, mentionsAny, passages, productKey, sentences, shorten } from './text.ts';
 
 const MAX_QUOTE = 300;
@@ -32,8 +32,14 @@ const MAX_PER_KIND = { pain: 4, content: 2 } as const;
 
 export { productKey };
 
-/** Batches this small are read in the main thread: starting workers would cost more than they save. */
-const WORKER_MIN_THREADS = 64;
+/**
+ * Batches with less text than this are read in the main thread: starting workers (about a second
+ * each) would cost more than they save. Measured in characters, not threads: one thread of a
+ * backfill can hold a thousand comments.
+ */
+const WORKER_MIN_CHARS = 200_000;
+/** A source that has read this many posts and comments is a backfill: the workers start loading then. */
+const WORKER_WARM_ITEMS = 5_000;
 
 export const rulesAnalyzer: Analyzer = {
   name: 'rules',
@@ -42,7 +48,10 @@ export const rulesAnalyzer: Analyzer = {
     const workers = workerCount();
     const pool = workers > 1 ? new RulesWorkerPool(workers, memory) : undefined;
     return {
-      analyze: async (threads) => (pool && threads.length >= WORKER_MIN_THREADS ? pool.analyze(threads) : threads.map((thread) => reader(thread))),
+      analyze: async (threads) => (pool && textLength(threads, WORKER_MIN_CHARS) >= WORKER_MIN_CHARS ? pool.analyze(threads) : threads.map((thread) => reader(thread))),
+      expect: (itemsRead) => {
+        if (itemsRead >= WORKER_WARM_ITEMS) pool?.start();
+      },
       report: () => ({ analyzer: 'rules', notes: [] }),
       close: async () => pool?.close(),
     };

@@ -202,6 +202,7 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
       signal: abort.signal,
       onProgress: (p) => {
         itemsRead = p.itemsRead;
+        analysis.expect?.(itemsRead);
         progress(stage);
       },
     });
