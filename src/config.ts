@@ -1,4 +1,6 @@
 /** DESIGN §2: the service's whole configuration, from the environment, checked once at start. */
+import { parseAllowHosts } from './net/fetch.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -13,6 +15,8 @@ export interface Config {
     tickMs: number;
     leaseMs: number;
   };
+  /** `FETCH_ALLOW_HOSTS`: host:port names exempt from the private-address refusal of outbound fetches. */
+  fetchAllowHosts: Set<string>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { port?: number } = {}): Config {
@@ -31,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       tickMs: parseBounded('DIGEST_TICK_SECONDS', env.DIGEST_TICK_SECONDS ?? '60', 1, 3_600) * 1000,
       leaseMs: parseBounded('DIGEST_LEASE_SECONDS', env.DIGEST_LEASE_SECONDS ?? '60', 1, 3_600) * 1000,
     },
+    fetchAllowHosts: parseAllowHosts(env.FETCH_ALLOW_HOSTS),
   };
 }
 

@@ -12,7 +12,7 @@ import { createUser, findUserByEmail } from '../auth/users.ts';
 import { loadConfig, parsePort } from '../config.ts';
 import { newId } from '../domain/ids.ts';
 import { LIMITS } from '../domain/limits.ts';
-import { newProjectMemory } from '../domain/resources.ts';
+import { givenFields, newProjectMemory } from '../domain/resources.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { runServer } from '../http/server.ts';
 import { BundleError, parseBundle } from '../ingest/bundle.ts';
@@ -24,6 +24,8 @@ import { migrate } from '../store/migrate.ts';
 import { authSecret } from '../store/settings.ts';
 import { upsertProject } from '../store/projects.ts';
 import { digestRun } from './digest.ts';
+import { buildMemory } from '../ingest/memory/build.ts';
+import { requestMemoryRefresh } from '../store/memory-builds.ts';
 import { UsageError, UserError } from './errors.ts';
 
 const USAGE = `Usage: signals <command> [options]  (add --json for one JSON object on stdout)
@@ -32,6 +34,7 @@ const USAGE = `Usage: signals <command> [options]  (add --json for one JSON obje
   migrate                                  apply database migrations
   user create --email E [--password P]     create an account
   project create --owner E --name N --url U [--category C]
+  project refresh P                        rebuild project P's memory from its site now (P: id or URL)
   key create --owner E [--project P] [--name N]   P: project id or URL; the key is shown once
   key revoke ID                            revoke a key at once
   import FILE                              import a bundle (FILE "-" reads stdin); all or nothing
@@ -41,7 +44,7 @@ const USAGE = `Usage: signals <command> [options]  (add --json for one JSON obje
                                            collect, analyze and brief one window (progress on stderr)
 
 Environment: DATABASE_URL (default sqlite:./data/signals.db), PORT, HOST, PUBLIC_URL, LOG_LEVEL,
-DIGEST_SOURCE, DIGEST_HOUR_UTC (see docs/pipeline.md).`;
+DIGEST_SOURCE, DIGEST_HOUR_UTC (see docs/pipeline.md), FETCH_ALLOW_HOSTS (see docs/memory.md).`;
 
 interface Out {
   json: boolean;
@@ -149,8 +152,25 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
           ownerId: owner.id,
           createdAt: now,
           memory: newProjectMemory({ id, name, url, category }),
+          editedFields: givenFields({ category }),
         });
-        out.print({ id, name, url }, `Created project ${name} (${id}).`);
+        out.print({ id, name, url }, `Created project ${name} (${id}). Its memory is built from ${url} by signals serve, or now by: signals project refresh ${id}`);
+      });
+    case 'project refresh':
+      wants('project refresh', 3);
+      return withStore(async (store) => {
+        const id = await projectOfAnyOwner(store, rest[0]!);
+        const config = loadConfig();
+        await requestMemoryRefresh(store.db, id, new Date().toISOString());
+        const result = await buildMemory(store, id, { fetch: { allowHosts: config.fetchAllowHosts } });
+        if (!result) throw new UserError(`no project "${rest[0]}"`);
+        const human =
+          result.memoryStatus === 'ready'
+            ? `Memory of ${id} rebuilt from its site (ready).`
+            : result.memoryStatus === 'failed'
+              ? `Memory of ${id} could not be built: ${result.error}`
+              : `Memory of ${id} is ${result.memoryStatus}: ${result.error ?? ''}`.trimEnd();
+        out.print({ id, memoryStatus: result.memoryStatus, ...(result.error ? { error: result.error } : {}) }, human);
       });
     case 'key create':
       wants('key create', 2);

@@ -54,6 +54,11 @@ export function newProjectMemory(p: { id: string; name: string; url: string; cat
 /** The memory fields a user can edit; a memory rebuild leaves the edited ones alone. */
 export type MemoryField = 'description' | 'category' | 'idealCustomer' | 'competitors' | 'offerings' | 'communities' | 'filterRules';
 
+/** Fields the creator of a project filled in (its category): a memory build keeps them, as if edited. */
+export function givenFields(p: { category: string }): MemoryField[] {
+  return p.category.trim() === '' ? [] : ['category'];
+}
+
 export const projectSummarySchema = z.object({
   id: z.string(),
   name: z.string(),

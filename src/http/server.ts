@@ -9,6 +9,7 @@ import { openAuth } from '../auth/better-auth.ts';
 import { migrate } from '../store/migrate.ts';
 import { createApp } from './app.ts';
 import { startScheduler } from '../ingest/digest/scheduler.ts';
+import { startMemoryBuilder } from '../ingest/memory/build.ts';
 import { sourceFrom } from '../ingest/digest/sources.ts';
 import { analyzerFromEnv } from '../ingest/analyze/select.ts';
 
@@ -33,6 +34,9 @@ export async function runServer(config: Config): Promise<void> {
     leaseMs: config.digest.leaseMs,
   });
 
+  // New projects and refresh requests get their memory from their site (DESIGN §8).
+  const memoryBuilder = startMemoryBuilder({ store, logger, fetch: { allowHosts: config.fetchAllowHosts } });
+
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info({ url: `http://${config.host}:${info.port}`, publicUrl: config.publicUrl, database: store.location }, 'listening');
   });
@@ -41,7 +45,7 @@ export async function runServer(config: Config): Promise<void> {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       server.close(async () => {
-        await scheduler.stop();
+        await Promise.all([scheduler.stop(), memoryBuilder.stop()]);
         await lastUsed.flush().catch((err) => logger.warn({ err }, 'could not record key use'));
         await store.close();
         resolve();

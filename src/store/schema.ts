@@ -19,6 +19,10 @@ export interface ProjectsTable {
   edited_fields: string;
   memory_status: string;
   memory_refresh_requested_at: string | null;
+  /** When the memory build holding the project started (null when none ever ran). */
+  memory_build_started_at: string | null;
+  /** Why the last memory build failed (null unless memory_status is `failed`). */
+  memory_error: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -20,7 +20,7 @@ import type { Auth } from '../auth/better-auth.ts';
 import { listGrants, revokeGrant, type GrantSummary } from '../auth/oauth-grants.ts';
 import { newId } from '../domain/ids.ts';
 import { LIMITS } from '../domain/limits.ts';
-import { newProjectMemory, type ProjectSummary } from '../domain/resources.ts';
+import { givenFields, newProjectMemory, type ProjectSummary } from '../domain/resources.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/db.ts';
 import { listProjectSummaries, upsertProject } from '../store/projects.ts';
@@ -215,9 +215,9 @@ export function webRoutes(deps: WebDeps): Hono {
     if (!parsed.success) {
       return dashboard(c, who, { projectError: parsed.error.issues[0]?.message ?? 'Check the project fields.', projectDraft: { name: str(form.name), url: str(form.url), category: str(form.category) } }, 400);
     }
-    // As `signals project create`: a blank memory, pending until the pipeline builds it.
+    // As `signals project create`: a blank memory, pending until `signals serve` builds it from the site.
     const id = newId('prj');
-    await upsertProject(store.db, { id, ownerId: who.userId, createdAt: new Date().toISOString(), memory: newProjectMemory({ id, ...parsed.data }) });
+    await upsertProject(store.db, { id, ownerId: who.userId, createdAt: new Date().toISOString(), memory: newProjectMemory({ id, ...parsed.data }), editedFields: givenFields(parsed.data) });
     return c.redirect('/dashboard', 303);
   });
 

@@ -17,6 +17,7 @@ import { lastCompleteWindowEnd, runsEndingAt } from '../../store/runs.ts';
 import type { Source } from '../sources/source.ts';
 import type { Analyzer } from '../analyze/analyzer.ts';
 import { DigestBusyError, DigestError, runDigest } from './run.ts';
+import { startTicker, type Ticker } from '../ticker.ts';
 
 const DAY = 86_400_000;
 /** A slot that failed this many times is left for a person to look at (`signals digest run`). */
@@ -42,12 +43,8 @@ export interface SchedulerOptions {
   now?: () => Date;
 }
 
-export interface Scheduler {
-  /** One pass (the timer calls it; tests call it directly). */
-  tick(): Promise<void>;
-  /** Stops the timer, fails a run in progress cleanly, and waits for the tick to end. */
-  stop(): Promise<void>;
-}
+/** stop() also fails a run in progress cleanly before waiting for the pass to end. */
+export type Scheduler = Ticker;
 
 /** The latest slot at or before `now`: today's HOUR:00 UTC, or yesterday's if that is still ahead. */
 export function latestSlot(now: Date, hourUtc: number): Date {
@@ -60,7 +57,6 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const now = options.now ?? (() => new Date());
   const log = logger.child({ component: 'digest-scheduler' });
   const abort = new AbortController();
-  let running: Promise<void> | undefined;
   let saidNoSource = false;
 
   const tick = async () => {
@@ -91,26 +87,12 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     }
   };
 
-  const safeTick = (): Promise<void> => {
-    // Ticks never overlap: a long run simply delays the next one.
-    running ??= tick()
-      .catch((err: unknown) => log.error({ err }, 'digest scheduler tick failed'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-
-  const timer = setInterval(() => void safeTick(), options.tickMs ?? 60_000);
-  timer.unref();
-  void safeTick();
-
+  const ticker = startTicker(tick, options.tickMs ?? 60_000, (err) => log.error({ err }, 'digest scheduler tick failed'));
   return {
-    tick: safeTick,
+    tick: ticker.tick,
     async stop() {
-      clearInterval(timer);
       abort.abort(new Error('the service is shutting down'));
-      await running;
+      await ticker.stop();
     },
   };
 }

@@ -3,6 +3,7 @@ import * as core from './001_core.ts';
 import * as oauthGrants from './002_oauth_grants.ts';
 import * as digestLeases from './003_digest_leases.ts';
 import * as themeRecency from './004_theme_recency.ts';
+import * as memoryBuilds from './005_memory_builds.ts';
 
 /** Applied in name order; a new migration is a new file and one line here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_oauth_grants': oauthGrants,
   '003_digest_leases': digestLeases,
   '004_theme_recency': themeRecency,
+  '005_memory_builds': memoryBuilds,
 };
