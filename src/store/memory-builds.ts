@@ -9,9 +9,9 @@
  * start time it claimed with the row's).
  */
 import { sql } from 'kysely';
-import type { MemoryField, ProjectMemory } from '../domain/resources.ts';
+import type { MemoryField, MemoryStatus } from '../domain/resources.ts';
 import type { Db, Store } from './db.ts';
-import { lockProject, saveMemory } from './projects.ts';
+import { lockProject } from './projects.ts';
 
 /** Longer than any build can take (fetch bound 10 s, a few writes). */
 export const STALE_BUILD_MS = 5 * 60_000;
@@ -65,34 +65,33 @@ export async function finishMemoryBuild(store: Store, projectId: string, started
   return store.db.transaction().execute(async (trx) => {
     const current = await lockProject(trx, store.dialect, projectId);
     if (!current || current.memory.memoryStatus !== 'building') return false;
-    const row = await trx.selectFrom('projects').select(['memory_build_started_at']).where('id', '=', projectId).executeTakeFirstOrThrow();
-    if (row.memory_build_started_at !== startedAt) return false;
     const requested = current.memory.memoryRefreshRequestedAt;
-    const memory: ProjectMemory = {
-      ...current.memory,
-      ...(outcome.status === 'ready' ? unedited(outcome.facts, current.editedFields) : {}),
-      memoryStatus: outcome.status,
-      memoryRefreshRequestedAt: requested !== null && requested > startedAt ? requested : null,
-    };
-    await saveMemory(trx, projectId, memory, current.editedFields, at);
-    await trx
+    const result = await trx
       .updateTable('projects')
-      .set({ memory_error: outcome.status === 'failed' ? outcome.error : null })
+      .set({
+        ...(outcome.status === 'ready' ? unedited(outcome.facts, current.editedFields) : {}),
+        memory_status: outcome.status,
+        memory_error: outcome.status === 'failed' ? outcome.error : null,
+        memory_refresh_requested_at: requested !== null && requested > startedAt ? requested : null,
+        updated_at: at,
+      })
       .where('id', '=', projectId)
-      .execute();
-    return true;
+      .where('memory_build_started_at', '=', startedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   });
 }
 
-function unedited(facts: MemoryFacts, edited: readonly MemoryField[]): MemoryFacts {
-  const out: MemoryFacts = {};
+/** The facts' columns, without those a user edited. */
+function unedited(facts: MemoryFacts, edited: readonly MemoryField[]): { description?: string; category?: string } {
+  const out: { description?: string; category?: string } = {};
   if (facts.description !== undefined && !edited.includes('description')) out.description = facts.description;
   if (facts.category !== undefined && !edited.includes('category')) out.category = facts.category;
   return out;
 }
 
-/** Why the project's last memory build failed, if it did. */
-export async function memoryError(db: Db, projectId: string): Promise<string | null> {
-  const row = await db.selectFrom('projects').select('memory_error').where('id', '=', projectId).executeTakeFirst();
-  return row?.memory_error ?? null;
+/** What a build needs to know of a project: its URL, memory status and last failure. */
+export async function memoryBuildState(db: Db, projectId: string): Promise<{ url: string; memoryStatus: MemoryStatus; error: string | null } | undefined> {
+  const row = await db.selectFrom('projects').select(['url', 'memory_status', 'memory_error']).where('id', '=', projectId).executeTakeFirst();
+  return row && { url: row.url, memoryStatus: row.memory_status as MemoryStatus, error: row.memory_error };
 }

@@ -140,10 +140,12 @@ export function knownNames(): KnownNames {
   return shippedNames;
 }
 
-/** The failure words that make a name before them a product ("X keeps crashing"), as contextOf reads them. */
-const FAILURE_WORDS = /^(?:crash|fail|freez|hang|break|broke|suck|refus|lack|n't|n’t|not|never|keeps?)/;
+/** Stems of the failure words that make a name before them a product ("X keeps crashing"). */
+const FAILURE_STEMS = ['crash', 'fail', 'freez', 'hang', 'break', 'broke', 'suck', 'refus', 'lack', 'not', 'never', 'keep'];
+/** A failure word as contextOf reads it: a lower-cased token starting with a stem, or "n't". */
+const FAILURE_WORDS = new RegExp(`^(?:n't|n’t|${FAILURE_STEMS.join('|')})`);
 /** A strong context after a name (contextOf: "vs", or a failure word within four tokens), in the raw text. */
-const AFTER_HINT = /n['’]t|\b(?:vs|versus|crash|fail|freez|hang|break|broke|suck|refus|lack|not|never|keep)/i;
+const AFTER_HINT = new RegExp(`n['’]t|\\b(?:vs|versus|${FAILURE_STEMS.join('|')})`, 'i');
 /** "I", "I'm", "I've": a pronoun, never a candidate. */
 const PRONOUN_I = /^I(?:['’](?:m|ve|d|ll))?$/;
 

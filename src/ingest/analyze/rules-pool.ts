@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import type { SourceThread } from '../sources/source.ts';
-import { passages } from './text.ts';
+import { textLength } from './text.ts';
 
 interface Pending {
   resolve: (signals: FoundSignal[][]) => void;
@@ -119,14 +119,4 @@ function balance(threads: readonly SourceThread[], parts: number): SourceThread[
     filled += sizes[i]!;
   });
   return chunks;
-}
-
-/** Characters of text in the threads (titles, posts, comments), counted up to `enough`. */
-export function textLength(threads: readonly SourceThread[], enough = Infinity): number {
-  let n = 0;
-  for (const thread of threads) {
-    for (const passage of passages(thread)) n += passage.text.length;
-    if (n >= enough) break;
-  }
-  return n;
 }

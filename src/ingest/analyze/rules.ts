@@ -22,8 +22,8 @@ import type { Features } from './linear-model.ts';
 import { isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
 import { wordVectors } from './vectors.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
-import { RulesWorkerPool, textLength, workerCount } from './rules-pool.ts';
-import { excludedPhrases, mentionsAny, passages, productKey, sentences, shorten } from './text.ts';
+import { RulesWorkerPool, workerCount } from './rules-pool.ts';
+import { excludedPhrases, mentionsAny, passages, productKey, sentences, shorten, textLength } from './text.ts';
 
 const MAX_QUOTE = 300;
 const MIN_QUESTION = 15;

@@ -96,3 +96,13 @@ export function* passages(thread: SourceThread): Generator<Passage> {
   };
   yield* walk(thread.comments);
 }
+
+/** Characters of text in the threads (titles, posts, comments), counted up to `enough`. */
+export function textLength(threads: readonly SourceThread[], enough = Infinity): number {
+  let n = 0;
+  for (const thread of threads) {
+    for (const passage of passages(thread)) n += passage.text.length;
+    if (n >= enough) break;
+  }
+  return n;
+}

@@ -9,8 +9,7 @@ import type { Logger } from '../../logger.ts';
 import type { MemoryStatus } from '../../domain/resources.ts';
 import { FetchError, fetchPublic, type FetchOptions } from '../../net/fetch.ts';
 import type { Store } from '../../store/db.ts';
-import { claimMemoryBuild, finishMemoryBuild, memoryError, projectsNeedingMemory, type BuildOutcome } from '../../store/memory-builds.ts';
-import { getProject } from '../../store/projects.ts';
+import { claimMemoryBuild, finishMemoryBuild, memoryBuildState, projectsNeedingMemory, type BuildOutcome } from '../../store/memory-builds.ts';
 import { readSite } from './site.ts';
 import { startTicker, type Ticker } from '../ticker.ts';
 
@@ -34,19 +33,18 @@ export async function buildMemory(store: Store, projectId: string, options: Buil
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   if (await claimMemoryBuild(store.db, projectId, startedAt)) {
-    const project = await getProject(store.db, projectId);
-    if (!project) return undefined;
-    const outcome = await readProjectSite(project.memory.url, options.fetch);
+    const claimed = await memoryBuildState(store.db, projectId);
+    if (!claimed) return undefined;
+    const outcome = await readProjectSite(claimed.url, options.fetch);
     // Stopped (the service is shutting down): the build stays claimed and is taken over once
     // stale, rather than recorded as a failure of the site.
     if (options.fetch?.signal?.aborted) return { id: projectId, memoryStatus: 'building', error: 'the build was stopped' };
     await finishMemoryBuild(store, projectId, startedAt, outcome, now().toISOString());
   }
-  const project = await getProject(store.db, projectId);
-  if (!project) return undefined;
-  const status = project.memory.memoryStatus;
-  const error = status === 'failed' ? await memoryError(store.db, projectId) : status === 'building' ? 'another process is building this memory now' : null;
-  return { id: projectId, memoryStatus: status, error };
+  const state = await memoryBuildState(store.db, projectId);
+  if (!state) return undefined;
+  const error = state.memoryStatus === 'failed' ? state.error : state.memoryStatus === 'building' ? 'another process is building this memory now' : null;
+  return { id: projectId, memoryStatus: state.memoryStatus, error };
 }
 
 /** The site's facts, or why they could not be read. Never throws. */
