@@ -17,6 +17,26 @@ export interface Config {
   };
   /** `FETCH_ALLOW_HOSTS`: host:port names exempt from the private-address refusal of outbound fetches. */
   fetchAllowHosts: Set<string>;
+  sources: SourceSettings;
+}
+
+/** DESIGN §8.1: where the live sources are and the credentials they may use. */
+export interface SourceSettings {
+  /** Feeds and the OAuth token endpoint. */
+  redditUrl: string;
+  redditApiUrl: string;
+  hnAlgoliaUrl: string;
+  stackexchangeApiUrl: string;
+  githubApiUrl: string;
+  /** Least time between two Reddit feed requests from this process. */
+  redditFeedIntervalMs: number;
+  redditClientId: string | undefined;
+  redditClientSecret: string | undefined;
+  /** `<platform>:<app id>:<version> (by /u/<name>)`, as Reddit's API rules require. */
+  redditUserAgent: string | undefined;
+  githubToken: string | undefined;
+  stackexchangeKey: string | undefined;
+  fetchAllowHosts: ReadonlySet<string>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { port?: number } = {}): Config {
@@ -36,7 +56,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       leaseMs: parseBounded('DIGEST_LEASE_SECONDS', env.DIGEST_LEASE_SECONDS ?? '60', 1, 3_600) * 1000,
     },
     fetchAllowHosts: parseAllowHosts(env.FETCH_ALLOW_HOSTS),
+    sources: loadSourceSettings(env),
   };
+}
+
+export function loadSourceSettings(env: NodeJS.ProcessEnv = process.env): SourceSettings {
+  const secret = (name: string) => env[name]?.trim() || undefined;
+  return {
+    redditUrl: baseUrl('REDDIT_URL', env.REDDIT_URL, 'https://www.reddit.com'),
+    redditApiUrl: baseUrl('REDDIT_API_URL', env.REDDIT_API_URL, 'https://oauth.reddit.com'),
+    hnAlgoliaUrl: baseUrl('HN_ALGOLIA_URL', env.HN_ALGOLIA_URL, 'https://hn.algolia.com'),
+    stackexchangeApiUrl: baseUrl('STACKEXCHANGE_API_URL', env.STACKEXCHANGE_API_URL, 'https://api.stackexchange.com'),
+    githubApiUrl: baseUrl('GITHUB_API_URL', env.GITHUB_API_URL, 'https://api.github.com'),
+    redditFeedIntervalMs: parseBounded('REDDIT_FEED_INTERVAL_SECONDS', env.REDDIT_FEED_INTERVAL_SECONDS ?? '60', 0, 3_600) * 1000,
+    redditClientId: secret('REDDIT_CLIENT_ID'),
+    redditClientSecret: secret('REDDIT_CLIENT_SECRET'),
+    redditUserAgent: secret('REDDIT_USER_AGENT'),
+    githubToken: secret('GITHUB_TOKEN'),
+    stackexchangeKey: secret('STACKEXCHANGE_KEY'),
+    fetchAllowHosts: parseAllowHosts(env.FETCH_ALLOW_HOSTS),
+  };
+}
+
+function baseUrl(name: string, value: string | undefined, fallback: string): string {
+  const url = (value?.trim() || fallback).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/i.test(url)) throw new Error(`${name} "${url}" is not an http(s) URL`);
+  return url;
 }
 
 export function parsePort(text: string): number {

@@ -58,6 +58,17 @@ export interface FetchOptions {
   /** Name resolution (tests give a fake resolver; its answers are checked like real ones). */
   lookup?: LookupFunction;
   signal?: AbortSignal;
+  /** GET unless said; a body is sent only on the first hop (a redirect is followed with a GET). */
+  method?: 'GET' | 'POST';
+  /** Added to the request (an Authorization header, a source's own User-Agent). */
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  /**
+   * Skip the private-address refusal: only for hosts the operator configured (`GITHUB_API_URL`,
+   * `REDDIT_URL`, …), never for an address a user gave. A proxy or GitHub Enterprise on the
+   * intranet is the operator's choice; a community address pointing there is an attack.
+   */
+  operatorHost?: boolean;
 }
 
 export interface FetchedResponse {
@@ -94,7 +105,7 @@ export async function fetchPublic(url: string, options: FetchOptions = {}): Prom
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   let current = parseUrl(url);
   for (let hop = 0; ; hop++) {
-    const answer = await get(current, options, signal, timeoutMs);
+    const answer = await get(current, hop === 0 ? options : { ...options, method: 'GET', body: undefined }, signal, timeoutMs);
     const location = answer.headers.location;
     if (answer.status >= 300 && answer.status < 400 && location !== undefined) {
       if (hop >= maxRedirects) throw new FetchError('redirects', `more than ${maxRedirects} redirects (last to ${location})`);
@@ -123,7 +134,7 @@ function hostKey(url: URL): string {
 
 function get(url: URL, options: FetchOptions, signal: AbortSignal, timeoutMs: number): Promise<Omit<FetchedResponse, 'url'>> {
   const protocol = url.protocol as 'http:' | 'https:';
-  const allowed = options.allowHosts?.has(hostKey(url)) ?? false;
+  const allowed = options.operatorHost === true || (options.allowHosts?.has(hostKey(url)) ?? false);
   const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
   return new Promise((resolve, reject) => {
     const fail = (err: unknown) => reject(describe(err, url, signal, timeoutMs));
@@ -131,9 +142,15 @@ function get(url: URL, options: FetchOptions, signal: AbortSignal, timeoutMs: nu
     const request = (protocol === 'https:' ? https : http).request(
       url,
       {
-        method: 'GET',
+        method: options.method ?? 'GET',
         agent: (allowed ? plainAgents : filteringAgents)[protocol],
-        headers: { 'user-agent': USER_AGENT, accept: options.accept ?? '*/*', 'accept-encoding': 'gzip, deflate, br' },
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: options.accept ?? '*/*',
+          'accept-encoding': 'gzip, deflate, br',
+          ...options.headers,
+          ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+        },
         signal,
         ...(options.lookup ? { lookup: options.lookup } : {}),
       },
@@ -152,7 +169,7 @@ function get(url: URL, options: FetchOptions, signal: AbortSignal, timeoutMs: nu
       },
     );
     request.on('error', fail);
-    request.end();
+    request.end(options.body);
   });
 }
 

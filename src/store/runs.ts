@@ -49,6 +49,7 @@ export async function insertQueuedRun(db: Db, run: NewRun): Promise<void> {
       signal_counts: toJson({}),
       posts_analyzed: 0,
       error: null,
+      communities: toJson([]),
       created_at: run.at,
       updated_at: run.at,
     })
@@ -67,6 +68,8 @@ export interface RunUpdate {
   signalCounts?: Record<string, number>;
   postsAnalyzed?: number;
   error?: string;
+  /** Per-community collection outcomes (live sources), stored as given. */
+  communities?: readonly unknown[];
 }
 
 /**
@@ -84,6 +87,7 @@ export async function advanceRun(db: Db, runId: string, to: RunStatus, update: R
       ...(update.signalCounts ? { signal_counts: toJson(update.signalCounts) } : {}),
       ...(update.postsAnalyzed !== undefined ? { posts_analyzed: update.postsAnalyzed } : {}),
       ...(update.error !== undefined ? { error: update.error } : {}),
+      ...(update.communities !== undefined ? { communities: toJson(update.communities) } : {}),
     })
     .where('id', '=', runId)
     .where('status', 'in', from)

@@ -105,7 +105,19 @@ export interface RunsTable {
   signal_counts: string;
   posts_analyzed: number;
   error: string | null;
+  /** JSON: the run's per-community collection outcomes (CommunityOutcome[]). */
+  communities: string;
   created_at: string;
+  updated_at: string;
+}
+
+/** What a project's community has been collected through (migration 006). */
+export interface SourceCursorsTable {
+  project_id: string;
+  community: string;
+  source: string;
+  collected_from: string;
+  collected_through: string;
   updated_at: string;
 }
 
@@ -198,4 +210,5 @@ export interface Schema {
   competitor_totals: CompetitorTotalsTable;
   settings: SettingsTable;
   digest_leases: DigestLeasesTable;
+  source_cursors: SourceCursorsTable;
 }

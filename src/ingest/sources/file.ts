@@ -20,6 +20,7 @@ import { createGunzip } from 'node:zlib';
 import type { BundleComment } from '../bundle.ts';
 import { LIMITS } from '../../domain/limits.ts';
 import { communityKey, type CollectRequest, type Source, type SourceThread } from './source.ts';
+import { authorName, clipText, nestComments } from './thread.ts';
 
 const INPUT = /\.(jsonl|ndjson)(\.gz)?$/i;
 const PROGRESS_EVERY = 10_000;
@@ -173,7 +174,7 @@ export function parseLine(raw: unknown, where: string): Parsed | undefined {
     return {
       kind: 'comment',
       linkId: r.link_id.startsWith('t3_') ? r.link_id : `t3_${r.link_id}`,
-      comment: { id, parentId: parent, author: author(r.author), body: clip(unescape(text(r.body)), LIMITS.postText), score: int(r.score), createdAt: iso(created) },
+      comment: { id, parentId: parent, author: authorName(r.author), body: clipText(unescape(text(r.body)), LIMITS.postText), score: int(r.score), createdAt: iso(created) },
     };
   }
   if (typeof r.title === 'string') {
@@ -188,9 +189,9 @@ export function parseLine(raw: unknown, where: string): Parsed | undefined {
         url: `https://www.reddit.com${permalink}`,
         permalink,
         community,
-        title: clip(unescape(r.title), LIMITS.text),
-        selftext: clip(unescape(text(r.selftext)), LIMITS.postText),
-        author: author(r.author),
+        title: clipText(unescape(r.title), LIMITS.text),
+        selftext: clipText(unescape(text(r.selftext)), LIMITS.postText),
+        author: authorName(r.author),
         score: int(r.score),
         postCreatedAt: iso(created),
         comments: [],
@@ -201,26 +202,14 @@ export function parseLine(raw: unknown, where: string): Parsed | undefined {
 }
 
 /**
- * The comment tree of one post from its flat comments: each under its `parent_id` (`t1_…`), or
- * at the top when the parent is the post or missing from the input (a "load more" gap or a
- * deleted parent: keep the comment rather than lose it). Siblings oldest first, then by id.
+ * The comment tree of one post from its flat comments, parents named as `t1_…` (a parent that is
+ * the post, or `t3_…`, puts the comment at the top). Dumps are kept whole: no comment bound.
  */
 export function buildTree(flat: RawCommentRow[]): BundleComment[] {
-  const nodes = new Map<string, BundleComment>();
-  for (const c of flat) nodes.set(c.id, { id: c.id, author: c.author, body: c.body, score: c.score, createdAt: c.createdAt, replies: [] });
-  const top: BundleComment[] = [];
-  for (const c of flat) {
-    const node = nodes.get(c.id)!;
-    const parent = c.parentId.startsWith('t1_') ? nodes.get(c.parentId.slice(3)) : undefined;
-    if (parent && parent !== node) parent.replies.push(node);
-    else top.push(node);
-  }
-  const order = (list: BundleComment[]) => {
-    list.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const n of list) order(n.replies);
-  };
-  order(top);
-  return top;
+  return nestComments(
+    flat.map((c) => ({ ...c, parentId: c.parentId.startsWith('t1_') ? c.parentId.slice(3) : null })),
+    Infinity,
+  ).comments;
 }
 
 function text(value: unknown): string {
@@ -237,23 +226,10 @@ function int(value: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) ? Math.trunc(n) : 0;
 }
 
-function author(value: unknown): string {
-  const name = text(value).slice(0, LIMITS.name);
-  return name === '' ? '[deleted]' : name;
-}
-
 function iso(s: number): string {
   return new Date(s * 1000).toISOString();
 }
 
 function unescape(value: string): string {
   return value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
-
-/** Longer than the bundle allows: cut at a word boundary, marked with an ellipsis. */
-function clip(value: string, max: number): string {
-  if (value.length <= max) return value;
-  const cut = value.slice(0, max - 2);
-  const space = cut.search(/\s\S*$/);
-  return `${(space > max * 0.8 ? cut.slice(0, space) : cut).trimEnd()} …`;
 }

@@ -4,6 +4,7 @@ import * as oauthGrants from './002_oauth_grants.ts';
 import * as digestLeases from './003_digest_leases.ts';
 import * as themeRecency from './004_theme_recency.ts';
 import * as memoryBuilds from './005_memory_builds.ts';
+import * as liveSources from './006_live_sources.ts';
 
 /** Applied in name order; a new migration is a new file and one line here. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_digest_leases': digestLeases,
   '004_theme_recency': themeRecency,
   '005_memory_builds': memoryBuilds,
+  '006_live_sources': liveSources,
 };
