@@ -35,7 +35,9 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
     analyzer = analyzerFromEnv(process.env);
     const end = args.until ? parseInstant(args.until, '--until') : now;
     window = { start: parseSince(args.since ?? '24h', end), end };
-    source = args.source !== undefined ? sourceFrom(args.source) : sourceFrom(loadConfig().digest.source, 'DIGEST_SOURCE');
+    const config = loadConfig();
+    const live = { db: store.db, settings: config.sources };
+    source = (args.source !== undefined ? sourceFrom(args.source, '--source', live) : sourceFrom(config.digest.source, 'DIGEST_SOURCE', live))();
   } catch (err) {
     if (err instanceof WindowError || err instanceof DigestError) throw new UserError(err.message);
     if (err instanceof LlmConfigError) throw new UserError(err.message);
@@ -46,7 +48,7 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
   const onSignal = (signal: NodeJS.Signals) => abort.abort(new Error(`interrupted by ${signal}`));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = progressPrinter();
+  const progress = progressPrinter(source.name.startsWith('file:') ? 'lines' : 'items');
   try {
     const summary = await runDigest({
       store,
@@ -83,7 +85,7 @@ export async function digestRun(store: Store, args: DigestRunArgs): Promise<{ su
 }
 
 /** One stderr line a second at most, and one at each change of stage. */
-function progressPrinter() {
+function progressPrinter(unit: 'lines' | 'items') {
   let last = 0;
   let stage = '';
   let latest: DigestProgress | undefined;
@@ -91,7 +93,7 @@ function progressPrinter() {
   const print = (p: DigestProgress) => {
     printed = p;
     process.stderr.write(
-      `digest: ${p.stage}: ${p.itemsRead.toLocaleString('en-US')} lines read, ${p.postsCollected.toLocaleString('en-US')} posts collected, ` +
+      `digest: ${p.stage}: ${p.itemsRead.toLocaleString('en-US')} ${unit} read, ${p.postsCollected.toLocaleString('en-US')} posts collected, ` +
         `${p.postsAnalyzed.toLocaleString('en-US')} analyzed, ${p.signalsFound.toLocaleString('en-US')} signals found\n`,
     );
   };
@@ -111,6 +113,12 @@ function progressPrinter() {
   };
 }
 
+/** `r/SaaS (reddit-rss): 12 threads, 13 requests` or `github: a/b (github): failed: … not found`. */
+function describeOutcome(o: DigestSummary['communities'][number]): string {
+  const what = o.status === 'ok' ? `${o.threads} thread${o.threads === 1 ? '' : 's'}, ${o.requests} request${o.requests === 1 ? '' : 's'}` : `${o.status === 'skipped' ? 'skipped' : 'FAILED'}: ${o.error}`;
+  return [`Community ${o.community}${o.source ? ` (${o.source})` : ''}: ${what}.`, ...(o.notes ?? []).map((n) => `  Note: ${n}`)].join('\n');
+}
+
 function describeSummary(s: DigestSummary): string {
   const counts = Object.entries(s.signalCounts)
     .map(([kind, n]) => `${n} ${kind}`)
@@ -120,6 +128,7 @@ function describeSummary(s: DigestSummary): string {
     `Posts analyzed: ${s.postsAnalyzed}. Signals: ${counts} (${s.signalsAdded} new).`,
     `Themes: ${s.themesCreated} new, ${s.themesUpdated} updated.`,
     ...s.analyzerNotes.map((note) => `Analyzer: ${note}`),
+    ...s.communities.map(describeOutcome),
     s.brief ? `Brief ${s.brief.id}: ${s.brief.items} items (briefs.list shows it).` : 'No brief: nothing in this window to report.',
   ].join('\n');
 }

@@ -25,6 +25,8 @@ import { authSecret } from '../store/settings.ts';
 import { upsertProject } from '../store/projects.ts';
 import { digestRun } from './digest.ts';
 import { buildMemory } from '../ingest/memory/build.ts';
+import { summarizerFromEnv } from '../ingest/memory/summary.ts';
+import { LlmConfigError } from '../ingest/analyze/llm.ts';
 import { requestMemoryRefresh } from '../store/memory-builds.ts';
 import { UsageError, UserError } from './errors.ts';
 
@@ -41,10 +43,12 @@ const USAGE = `Usage: signals <command> [options]  (add --json for one JSON obje
   export [--project P]                     print a bundle that import reads back
   demo                                     create demo account, projects and data; print a key
   digest run --project P [--since 24h|DATE] [--until DATE] [--source file:DIR]
-                                           collect, analyze and brief one window (progress on stderr)
+                                           collect (live from the watched communities, or from a
+                                           file: dump), analyze and brief one window
 
 Environment: DATABASE_URL (default sqlite:./data/signals.db), PORT, HOST, PUBLIC_URL, LOG_LEVEL,
-DIGEST_SOURCE, DIGEST_HOUR_UTC (see docs/pipeline.md), FETCH_ALLOW_HOSTS (see docs/memory.md).`;
+DIGEST_SOURCE, DIGEST_HOUR_UTC (see docs/pipeline.md), FETCH_ALLOW_HOSTS (see docs/memory.md),
+REDDIT_CLIENT_ID/SECRET, GITHUB_TOKEN, STACKEXCHANGE_KEY and the sources' base URLs (see docs/sources.md).`;
 
 interface Out {
   json: boolean;
@@ -162,7 +166,14 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
         const id = await projectOfAnyOwner(store, rest[0]!);
         const config = loadConfig();
         await requestMemoryRefresh(store.db, id, new Date().toISOString());
-        const result = await buildMemory(store, id, { fetch: { allowHosts: config.fetchAllowHosts } });
+        let summarize;
+        try {
+          summarize = summarizerFromEnv(process.env);
+        } catch (err) {
+          if (err instanceof LlmConfigError) throw new UserError(err.message);
+          throw err;
+        }
+        const result = await buildMemory(store, id, { fetch: { allowHosts: config.fetchAllowHosts }, ...(summarize ? { summarize } : {}) });
         if (!result) throw new UserError(`no project "${rest[0]}"`);
         const human =
           result.memoryStatus === 'ready'

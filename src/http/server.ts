@@ -10,6 +10,7 @@ import { migrate } from '../store/migrate.ts';
 import { createApp } from './app.ts';
 import { startScheduler } from '../ingest/digest/scheduler.ts';
 import { startMemoryBuilder } from '../ingest/memory/build.ts';
+import { summarizerFromEnv } from '../ingest/memory/summary.ts';
 import { sourceFrom } from '../ingest/digest/sources.ts';
 import { analyzerFromEnv } from '../ingest/analyze/select.ts';
 
@@ -28,14 +29,15 @@ export async function runServer(config: Config): Promise<void> {
     store,
     logger,
     hourUtc: config.digest.hourUtc,
-    source: config.digest.source === undefined ? undefined : sourceFrom(config.digest.source, 'DIGEST_SOURCE'),
+    source: sourceFrom(config.digest.source, 'DIGEST_SOURCE', { db: store.db, settings: config.sources }),
     analyzer: analyzerFromEnv(process.env, logger),
     tickMs: config.digest.tickMs,
     leaseMs: config.digest.leaseMs,
   });
 
   // New projects and refresh requests get their memory from their site (DESIGN §8).
-  const memoryBuilder = startMemoryBuilder({ store, logger, fetch: { allowHosts: config.fetchAllowHosts } });
+  const summarize = summarizerFromEnv(process.env, logger);
+  const memoryBuilder = startMemoryBuilder({ store, logger, fetch: { allowHosts: config.fetchAllowHosts }, ...(summarize ? { summarize } : {}) });
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info({ url: `http://${config.host}:${info.port}`, publicUrl: config.publicUrl, database: store.location }, 'listening');

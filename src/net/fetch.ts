@@ -104,16 +104,26 @@ export async function fetchPublic(url: string, options: FetchOptions = {}): Prom
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   let current = parseUrl(url);
+  let hopOptions = options;
   for (let hop = 0; ; hop++) {
-    const answer = await get(current, hop === 0 ? options : { ...options, method: 'GET', body: undefined }, signal, timeoutMs);
+    const answer = await get(current, hopOptions, signal, timeoutMs);
     const location = answer.headers.location;
     if (answer.status >= 300 && answer.status < 400 && location !== undefined) {
       if (hop >= maxRedirects) throw new FetchError('redirects', `more than ${maxRedirects} redirects (last to ${location})`);
-      current = parseUrl(location, current);
+      const next = parseUrl(location, current);
+      // A redirect is followed with a GET, and credentials never follow it to another origin (a
+      // proxy or an Enterprise server redirecting elsewhere must not receive the token).
+      const headers = next.origin === current.origin ? hopOptions.headers : withoutCredentials(hopOptions.headers);
+      hopOptions = { ...hopOptions, method: 'GET', body: undefined, headers };
+      current = next;
       continue;
     }
     return { ...answer, url: current.href };
   }
+}
+
+function withoutCredentials(headers: FetchOptions['headers']): FetchOptions['headers'] {
+  return headers && Object.fromEntries(Object.entries(headers).filter(([name]) => !/^(authorization|cookie|proxy-authorization)$/i.test(name)));
 }
 
 function parseUrl(text: string, base?: URL): URL {

@@ -28,6 +28,8 @@ export class SourceError extends Error {
   constructor(
     readonly reason: SourceFailure,
     message: string,
+    /** The HTTP status of the answer that failed, when there was one (a 401 to renew a token on). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'SourceError';
@@ -70,6 +72,11 @@ export interface PoliteRequest {
   rateLimited?: (status: number, headers: FetchedResponse['headers']) => boolean;
   /** How long a rate-limited answer asks to wait when it has no `Retry-After` (GitHub: until `x-ratelimit-reset`). */
   waitHint?: (headers: FetchedResponse['headers'], now: number) => number | undefined;
+  /**
+   * An API's own error body (Stack Exchange's `{error_id, error_name}` with a 400 or 502): a
+   * failure returned here is thrown as is and not retried, because the API said what is wrong.
+   */
+  apiError?: (status: number, text: string) => SourceError | undefined;
 }
 
 export interface PoliteResponse {
@@ -159,20 +166,24 @@ export class PoliteClient {
         }
         throw failure;
       }
+      if (answer.status >= 400 && request.apiError) {
+        const failure = request.apiError(answer.status, answer.body.toString('utf8'));
+        if (failure) throw failure;
+      }
       const limited = answer.status === 429 || (request.rateLimited?.(answer.status, answer.headers) ?? false);
       if (limited || RETRIED_STATUS.has(answer.status)) {
         const now = this.options.now();
         const retryAfter = retryAfterMs(answer.headers['retry-after'], now) ?? (limited ? request.waitHint?.(answer.headers, now) : undefined);
         const what = answer.status === 429 ? `${host} answered 429 Too Many Requests` : limited ? `${host} answered ${answer.status} (rate limited)` : `${host} answered ${answer.status}`;
         if (attempt >= this.options.retries) {
-          throw new SourceError(limited ? 'rate-limited' : 'http', `${what} ${attempt + 1} times${retryAfter !== undefined ? ` (Retry-After ${Math.ceil(retryAfter / 1000)} s)` : ''}`);
+          throw new SourceError(limited ? 'rate-limited' : 'http', `${what} ${attempt + 1} times${retryAfter !== undefined ? ` (Retry-After ${Math.ceil(retryAfter / 1000)} s)` : ''}`, answer.status);
         }
         await this.backoff(host, attempt, retryAfter, what);
         continue;
       }
       const text = answer.body.toString('utf8');
-      if (answer.status === 404 || answer.status === 410) throw new SourceError('not-found', `${host} answered ${answer.status}: ${target.pathname} does not exist (or is private)`);
-      if (answer.status < 200 || answer.status >= 300) throw new SourceError('http', `${host} answered ${answer.status}${briefBody(text)}`);
+      if (answer.status === 404 || answer.status === 410) throw new SourceError('not-found', `${host} answered ${answer.status}: ${target.pathname} does not exist (or is private)${briefBody(text, ' — ')}`, answer.status);
+      if (answer.status < 200 || answer.status >= 300) throw new SourceError('http', `${host} answered ${answer.status}${briefBody(text)}`, answer.status);
       checkShape(host, request.expect, answer.headers['content-type'], text);
       return { url: answer.url, status: answer.status, headers: answer.headers, text };
     }
@@ -192,7 +203,8 @@ export class PoliteClient {
     const now = this.options.now();
     const at = nextAllowed.get(host) ?? 0;
     const wait = at - now;
-    if (wait > this.options.maxWaitMs) throw new SourceError('rate-limited', `${host} may not be asked again for ${Math.ceil(wait / 1000)} s, more than the ${Math.ceil(this.options.maxWaitMs / 1000)} s a run waits`);
+    // A host's own pacing (Reddit feeds: a minute) is always waited; only waits beyond it are bounded.
+    if (wait > Math.max(this.options.maxWaitMs, minIntervalMs)) throw new SourceError('rate-limited', `${host} may not be asked again for ${Math.ceil(wait / 1000)} s, more than the ${Math.ceil(this.options.maxWaitMs / 1000)} s a run waits`);
     nextAllowed.set(host, Math.max(at, now) + minIntervalMs);
     if (wait > 0) await this.options.sleep(wait, this.options.signal);
   }
@@ -224,9 +236,9 @@ function checkShape(host: string, expect: 'json' | 'xml', contentType: string | 
   if (expect === 'xml' && !/^(<\?xml|<feed|<rss)/.test(head)) throw new SourceError('malformed', `${host} sent something that is not a feed`);
 }
 
-function briefBody(text: string): string {
+function briefBody(text: string, separator = ': '): string {
   const line = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 160);
-  return line === '' ? '' : `: ${line}`;
+  return line === '' ? '' : `${separator}${line}`;
 }
 
 function asSourceError(err: unknown): SourceError {

@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import type { MemoryField, MemoryStatus } from '../domain/resources.ts';
 import type { Db, Store } from './db.ts';
+import { toJson } from './json.ts';
 import { lockProject } from './projects.ts';
 
 /** Longer than any build can take (fetch bound 10 s, a few writes). */
@@ -51,6 +52,8 @@ export async function claimMemoryBuild(db: Db, projectId: string, at: string): P
 export interface MemoryFacts {
   description?: string;
   category?: string;
+  /** Products the `llm` summary suggested; tracked only while the memory tracks none. */
+  competitors?: { name: string; url: string; description: string }[];
 }
 
 export type BuildOutcome = { status: 'ready'; facts: MemoryFacts } | { status: 'failed'; error: string };
@@ -69,7 +72,7 @@ export async function finishMemoryBuild(store: Store, projectId: string, started
     const result = await trx
       .updateTable('projects')
       .set({
-        ...(outcome.status === 'ready' ? unedited(outcome.facts, current.editedFields) : {}),
+        ...(outcome.status === 'ready' ? unedited(outcome.facts, current.editedFields, current.memory.competitors.length) : {}),
         memory_status: outcome.status,
         memory_error: outcome.status === 'failed' ? outcome.error : null,
         memory_refresh_requested_at: requested !== null && requested > startedAt ? requested : null,
@@ -82,16 +85,20 @@ export async function finishMemoryBuild(store: Store, projectId: string, started
   });
 }
 
-/** The facts' columns, without those a user edited. */
-function unedited(facts: MemoryFacts, edited: readonly MemoryField[]): { description?: string; category?: string } {
-  const out: { description?: string; category?: string } = {};
+/**
+ * The facts' columns, without those a user edited. Suggested competitors fill an empty list only:
+ * a list someone keeps (or emptied on purpose, which counts as an edit) is theirs.
+ */
+function unedited(facts: MemoryFacts, edited: readonly MemoryField[], trackedCompetitors: number): { description?: string; category?: string; competitors?: string } {
+  const out: { description?: string; category?: string; competitors?: string } = {};
   if (facts.description !== undefined && !edited.includes('description')) out.description = facts.description;
   if (facts.category !== undefined && !edited.includes('category')) out.category = facts.category;
+  if (facts.competitors !== undefined && facts.competitors.length > 0 && !edited.includes('competitors') && trackedCompetitors === 0) out.competitors = toJson(facts.competitors);
   return out;
 }
 
-/** What a build needs to know of a project: its URL, memory status and last failure. */
-export async function memoryBuildState(db: Db, projectId: string): Promise<{ url: string; memoryStatus: MemoryStatus; error: string | null } | undefined> {
-  const row = await db.selectFrom('projects').select(['url', 'memory_status', 'memory_error']).where('id', '=', projectId).executeTakeFirst();
-  return row && { url: row.url, memoryStatus: row.memory_status as MemoryStatus, error: row.memory_error };
+/** What a build needs to know of a project: its name, URL, memory status and last failure. */
+export async function memoryBuildState(db: Db, projectId: string): Promise<{ name: string; url: string; memoryStatus: MemoryStatus; error: string | null } | undefined> {
+  const row = await db.selectFrom('projects').select(['name', 'url', 'memory_status', 'memory_error']).where('id', '=', projectId).executeTakeFirst();
+  return row && { name: row.name, url: row.url, memoryStatus: row.memory_status as MemoryStatus, error: row.memory_error };
 }

@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
         [['--project', 'prj_nope', '--source', `file:${data.dir}`], /^signals: no project "prj_nope"/],
         [['--project', PROJECT, '--since', 'yesterday', '--source', `file:${data.dir}`], /--since "yesterday" is neither a duration/],
         [['--project', PROJECT, '--source', 'file:/no/such/dir'], /--source file:\/no\/such\/dir: no such file or directory/],
-        [['--project', PROJECT], /no source to collect from/],
+        [['--project', PROJECT, '--source', 'ftp:somewhere'], /--source: unknown source "ftp:somewhere"/],
       ];
       for (const [args, message] of cases) {
         const run = await spawnSignals(database.url, ['digest', 'run', ...args], { env: { DIGEST_SOURCE: '' } }).done;

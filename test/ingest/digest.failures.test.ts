@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
       // The fixture's newest thread lies inside the day before the slot.
       const slot = new Date(Math.ceil((times[times.length - 1]! + 1) / 3_600_000) * 3_600_000);
       const clock = () => new Date(slot.getTime() + 60_000);
-      const scheduler = startScheduler({ store: svc.store, logger: silent, hourUtc: slot.getUTCHours(), source: memorySource(all), tickMs: 3_600_000, now: clock });
+      const scheduler = startScheduler({ store: svc.store, logger: silent, hourUtc: slot.getUTCHours(), source: () => memorySource(all), tickMs: 3_600_000, now: clock });
       await scheduler.tick();
       await scheduler.tick();
       await scheduler.stop();
@@ -184,7 +184,7 @@ for (const dialect of DIALECTS) {
         store: svc.store,
         logger: silent,
         hourUtc: slot.getUTCHours(),
-        source: memorySource(all, { fail: { after: 0, message: 'feed unreachable' } }),
+        source: () => memorySource(all, { fail: { after: 0, message: 'feed unreachable' } }),
         tickMs: 3_600_000,
         now: clock,
       });

@@ -9,7 +9,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { givenFields, newProjectMemory, type MemoryField } from '../../src/domain/resources.ts';
-import { buildMemory, readProjectSite, startMemoryBuilder } from '../../src/ingest/memory/build.ts';
+import { buildMemory, readProjectSite, startMemoryBuilder, SUGGESTED_COMPETITOR } from '../../src/ingest/memory/build.ts';
+import { llmSummarizer } from '../../src/ingest/memory/summary.ts';
+import { completion, startFakeLlm } from '../helpers/fake-llm.ts';
 import { readSite } from '../../src/ingest/memory/site.ts';
 import { createLogger } from '../../src/logger.ts';
 import { parseAllowHosts } from '../../src/net/fetch.ts';
@@ -170,6 +172,49 @@ for (const dialect of DIALECTS) {
       const { memory } = (await getProject(store.db, edited))!;
       assert.equal(memory.description, 'Written by the user.');
       assert.equal(memory.category, 'Developer application');
+    });
+
+    test('with an LLM: its description, category and suggested competitors (with a home page) win; an edited list is kept; a failing LLM leaves the metadata', async () => {
+      const answer = {
+        description: 'Quantforge serves quantized open-weights models on your own GPU behind an OpenAI-compatible API.',
+        category: 'Inference servers',
+        competitors: [
+          { name: 'Ollama', url: 'https://ollama.com' },
+          { name: 'Quantforge', url: 'https://quantforge.example.com' },
+          { name: 'Some tool without a site', url: null },
+          { name: 'LM Studio', url: 'https://lmstudio.ai' },
+        ],
+      };
+      const llm = await startFakeLlm([{ body: completion(JSON.stringify(answer)) }, { body: completion(JSON.stringify(answer)) }, { status: 500, body: 'down' }]);
+      try {
+        const summarize = llmSummarizer({ baseUrl: llm.baseUrl, model: 'fake-model', retries: 0 });
+        const id = await project('/product');
+        assert.equal((await buildMemory(store, id, { fetch: { allowHosts }, summarize }))!.memoryStatus, 'ready');
+        const { memory } = (await getProject(store.db, id))!;
+        assert.equal(memory.description, answer.description);
+        assert.equal(memory.category, 'Inference servers');
+        assert.deepEqual(memory.competitors, [
+          { name: 'Ollama', url: 'https://ollama.com', description: SUGGESTED_COMPETITOR },
+          { name: 'LM Studio', url: 'https://lmstudio.ai', description: SUGGESTED_COMPETITOR },
+        ]);
+        const sent = llm.requests[0]!.body;
+        assert.equal(sent.response_format.json_schema.name, 'project_memory');
+        assert.match(sent.messages[1]!.content, /The product is called \*\*Quantforge\*\*/);
+        assert.match(sent.messages[1]!.content, /Description: Quantforge quantizes open-weights LLMs/);
+
+        // Competitors someone edited (here: emptied on purpose) are theirs.
+        const kept = await project('/product', { edited: ['competitors'] });
+        await buildMemory(store, kept, { fetch: { allowHosts }, summarize });
+        assert.deepEqual((await getProject(store.db, kept))!.memory.competitors, []);
+
+        const fallback = await project('/product');
+        assert.equal((await buildMemory(store, fallback, { fetch: { allowHosts }, summarize }))!.memoryStatus, 'ready');
+        const plain = (await getProject(store.db, fallback))!.memory;
+        assert.equal(plain.description, 'Quantforge quantizes open-weights LLMs & serves them on your own GPU, with an OpenAI-compatible API.');
+        assert.deepEqual(plain.competitors, []);
+      } finally {
+        await llm.close();
+      }
     });
 
     test('failed with its reason; a refresh after the site is fixed makes it ready', async () => {

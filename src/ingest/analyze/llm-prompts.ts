@@ -6,7 +6,7 @@
  * Passages carry short ids (`title`, `post`, `c1`, `c2`, …) instead of the sources' comment ids:
  * fewer tokens, no id that could collide with `title`, nothing odd for the model to copy back.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundleComment } from '../bundle.ts';
@@ -29,19 +29,27 @@ export interface PromptTemplate {
 export interface Prompts {
   analyze: PromptTemplate;
   themes: PromptTemplate;
+  /** Project memory from the site (memory/summary.ts). */
+  memory: PromptTemplate;
 }
 
 const MEMORY_PLACEHOLDERS = ['project_name', 'project_description', 'competitors', 'offerings', 'filter_rules'] as const;
 const PLACEHOLDERS = {
   analyze: { allowed: [...MEMORY_PLACEHOLDERS, 'threads'], required: 'threads' },
   themes: { allowed: [...MEMORY_PLACEHOLDERS, 'themes'], required: 'themes' },
+  memory: { allowed: ['project_name', 'page'], required: 'page' },
 } as const;
 
-/** Reads and checks both prompt files; a typo in a placeholder fails here, not mid-run. */
+/**
+ * Reads and checks the prompt files; a typo in a placeholder fails here, not mid-run. A prompts
+ * directory made before memory.md existed keeps working: the shipped memory.md fills in.
+ */
 export function loadPrompts(dir: string = DEFAULT_PROMPTS_DIR): Prompts {
+  const memory = existsSync(join(dir, 'memory.md')) ? join(dir, 'memory.md') : join(DEFAULT_PROMPTS_DIR, 'memory.md');
   return {
     analyze: loadPrompt(join(dir, 'analyze.md'), PLACEHOLDERS.analyze),
     themes: loadPrompt(join(dir, 'themes.md'), PLACEHOLDERS.themes),
+    memory: loadPrompt(memory, PLACEHOLDERS.memory),
   };
 }
 
@@ -275,6 +283,26 @@ export const SIGNALS_SCHEMA: JsonSchema = {
     },
   },
   required: ['signals'],
+  additionalProperties: false,
+};
+
+export const MEMORY_SCHEMA_NAME = 'project_memory';
+export const MEMORY_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    description: { type: 'string' },
+    category: { type: 'string' },
+    competitors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, url: nullableString },
+        required: ['name', 'url'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['description', 'category', 'competitors'],
   additionalProperties: false,
 };
 

@@ -45,7 +45,7 @@ import { postRowOf } from '../rows.ts';
 import type { Analyzer, AnalyzerRun, FoundSignal } from '../analyze/analyzer.ts';
 import { rulesAnalyzer } from '../analyze/rules.ts';
 import { productKey } from '../analyze/text.ts';
-import type { Source, SourceThread } from '../sources/source.ts';
+import type { CommunityOutcome, Source, SourceThread } from '../sources/source.ts';
 import { buildBrief, CONTENT_ITEMS, type RankedTheme } from './brief.ts';
 import { painContext, POOL_MAX, ThemeGrouper, type PainDoc } from './themes.ts';
 import { windowLabel, type Window } from './window.ts';
@@ -107,6 +107,8 @@ export interface DigestSummary {
   themesUpdated: number;
   /** What the analyzer reported besides signals: a fallback, dropped quotes, a budget reached. */
   analyzerNotes: string[];
+  /** Per watched community, what a live collection got (empty for a file source). */
+  communities: CommunityOutcome[];
   brief: { id: string; items: number } | null;
   error: string | null;
   durationMs: number;
@@ -199,6 +201,7 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
       communities: memory.communities.map((c) => c.name),
       since: window.start,
       until: window.end,
+      project: { id: projectId, name: memory.name, competitors: memory.competitors.map((c) => c.name) },
       signal: abort.signal,
       onProgress: (p) => {
         itemsRead = p.itemsRead;
@@ -231,13 +234,18 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     progress('grouping');
     await work.settleThemes(abort.signal);
     progress('briefing');
+    const communities = source.outcomes?.() ?? [];
+    nothingCollected(communities);
     const brief = await work.writeBrief(window, label);
     abort.signal.throwIfAborted();
+    // Every thread is stored: the live source's cursors may move past them now.
+    await source.commit?.();
     const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
-    if (!(await advanceRun(store.db, runId, 'complete', counts, now().toISOString()))) {
+    if (!(await advanceRun(store.db, runId, 'complete', { ...counts, communities }, now().toISOString()))) {
       throw new Error('the run was marked failed while it worked (its lease expired)');
     }
-    const summary: DigestSummary = { ...base, ...analysisOf(analysis), status: 'complete', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
+    const summary: DigestSummary = { ...base, ...analysisOf(analysis), status: 'complete', ...counts, communities, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
+    for (const c of communities) if (c.status !== 'ok') log?.warn({ community: c.community, source: c.source, error: c.error }, 'a watched community could not be collected');
     log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
     return summary;
   } catch (err) {
@@ -248,11 +256,12 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     await work.idle();
     const reason = abort.signal.reason === err ? describe(err) : describe(abort.signal.reason);
     const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
-    await advanceRun(store.db, runId, 'failed', { ...counts, error: reason }, now().toISOString()).catch((e: unknown) =>
+    const communities = source.outcomes?.() ?? [];
+    await advanceRun(store.db, runId, 'failed', { ...counts, communities, error: reason }, now().toISOString()).catch((e: unknown) =>
       log?.error({ err: e }, 'could not record the digest run as failed'),
     );
     log?.error({ err, reason }, 'digest run failed');
-    return { ...base, ...analysisOf(analysis), status: 'failed', ...counts, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
+    return { ...base, ...analysisOf(analysis), status: 'failed', ...counts, communities, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
   } finally {
     clearInterval(heartbeat);
     await analysis.close().catch((err: unknown) => log?.warn({ err }, 'could not close the analyzer'));
@@ -294,6 +303,15 @@ export async function* abortable<T>(items: AsyncIterable<T>, signal: AbortSignal
     // Let the source clean up (temporary files) without waiting on a read that may never end.
     void iterator.return?.()?.catch(() => {});
   }
+}
+
+/**
+ * A live run in which no community could be read has nothing to report and must not look like a
+ * quiet day: it fails, naming each community's reason. One community read is enough to complete.
+ */
+function nothingCollected(communities: readonly CommunityOutcome[]): void {
+  if (communities.length === 0 || communities.some((c) => c.status === 'ok')) return;
+  throw new Error(`no watched community could be collected: ${communities.map((c) => `${c.community}: ${c.error ?? c.status}`).join('; ')}`);
 }
 
 function analysisOf(analysis: AnalyzerRun): { analyzer: string; analyzerNotes: string[] } {

@@ -14,7 +14,7 @@ import type { Logger } from '../../logger.ts';
 import type { Store } from '../../store/db.ts';
 import { sweepExpiredLeases } from '../../store/leases.ts';
 import { lastCompleteWindowEnd, runsEndingAt } from '../../store/runs.ts';
-import type { Source } from '../sources/source.ts';
+import type { SourceFactory } from './sources.ts';
 import type { Analyzer } from '../analyze/analyzer.ts';
 import { DigestBusyError, DigestError, runDigest } from './run.ts';
 import { startTicker, type Ticker } from '../ticker.ts';
@@ -34,8 +34,8 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Hour of the day (UTC) a project's daily window closes. */
   hourUtc: number;
-  /** Where threads come from; undefined: no source configured, the scheduler only sweeps. */
-  source: Source | undefined;
+  /** Where each run's threads come from (live by default; `DIGEST_SOURCE=file:DIR` reads a dump). */
+  source: SourceFactory;
   /** The analyzer of every scheduled run (default `rules`). */
   analyzer?: Analyzer;
   tickMs?: number;
@@ -57,16 +57,10 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
   const now = options.now ?? (() => new Date());
   const log = logger.child({ component: 'digest-scheduler' });
   const abort = new AbortController();
-  let saidNoSource = false;
 
   const tick = async () => {
     for (const failed of await sweepExpiredLeases(store, now().toISOString())) {
       log.warn(failed, 'digest run failed: its process stopped before finishing (lease expired)');
-    }
-    if (!options.source) {
-      if (!saidNoSource) log.info('no DIGEST_SOURCE configured: scheduled digests are off (signals digest run still works)');
-      saidNoSource = true;
-      return;
     }
     const slot = latestSlot(now(), options.hourUtc);
     const projects = await store.db.selectFrom('projects').select(['id', 'communities']).where('communities', '!=', '[]').orderBy('id').execute();
@@ -77,7 +71,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       const last = await lastCompleteWindowEnd(store.db, project.id);
       const start = last && Date.parse(last) >= slot.getTime() - MAX_CATCH_UP && Date.parse(last) < slot.getTime() ? new Date(last) : new Date(slot.getTime() - DAY);
       try {
-        const summary = await runDigest({ store, projectId: project.id, source: options.source, window: { start, end: slot }, analyzer: options.analyzer, logger, leaseMs: options.leaseMs, signal: abort.signal, oncePerWindow: true });
+        const summary = await runDigest({ store, projectId: project.id, source: options.source(), window: { start, end: slot }, analyzer: options.analyzer, logger, leaseMs: options.leaseMs, signal: abort.signal, oncePerWindow: true });
         if (summary.status === 'failed') log.warn({ projectId: project.id, runId: summary.runId, attempt: runs.length + 1 }, 'scheduled digest failed');
       } catch (err) {
         if (err instanceof DigestBusyError) log.debug({ projectId: project.id }, err.message);

@@ -11,6 +11,7 @@ import { FetchError, fetchPublic, type FetchOptions } from '../../net/fetch.ts';
 import type { Store } from '../../store/db.ts';
 import { claimMemoryBuild, finishMemoryBuild, memoryBuildState, projectsNeedingMemory, type BuildOutcome } from '../../store/memory-builds.ts';
 import { readSite } from './site.ts';
+import type { Summarizer } from './summary.ts';
 import { startTicker, type Ticker } from '../ticker.ts';
 
 export interface MemoryBuildResult {
@@ -22,6 +23,8 @@ export interface MemoryBuildResult {
 
 export interface BuildOptions {
   fetch?: Omit<FetchOptions, 'accept'>;
+  /** The `llm` analyzer's summary of the page (when an LLM is configured). */
+  summarize?: Summarizer;
   now?: () => Date;
 }
 
@@ -35,7 +38,7 @@ export async function buildMemory(store: Store, projectId: string, options: Buil
   if (await claimMemoryBuild(store.db, projectId, startedAt)) {
     const claimed = await memoryBuildState(store.db, projectId);
     if (!claimed) return undefined;
-    const outcome = await readProjectSite(claimed.url, options.fetch);
+    const outcome = await readProjectSite(claimed.url, options.fetch, options.summarize && { summarize: options.summarize, projectName: claimed.name });
     // Stopped (the service is shutting down): the build stays claimed and is taken over once
     // stale, rather than recorded as a failure of the site.
     if (options.fetch?.signal?.aborted) return { id: projectId, memoryStatus: 'building', error: 'the build was stopped' };
@@ -47,18 +50,29 @@ export async function buildMemory(store: Store, projectId: string, options: Buil
   return { id: projectId, memoryStatus: state.memoryStatus, error };
 }
 
-/** The site's facts, or why they could not be read. Never throws. */
-export async function readProjectSite(url: string, fetchOptions: BuildOptions['fetch'] = {}): Promise<BuildOutcome> {
+/** Competitors the summary suggests are tracked with this description, so a user knows where they came from. */
+export const SUGGESTED_COMPETITOR = 'Suggested by the LLM from the project site when the memory was built; remove it with memory.edit if it is not a competitor.';
+
+/**
+ * The site's facts, or why they could not be read. Never throws. With a summarizer, the model's
+ * description and category win over the page's metadata, and its competitors with a home page
+ * are suggested; without an answer from it, the metadata stands.
+ */
+export async function readProjectSite(url: string, fetchOptions: BuildOptions['fetch'] = {}, llm?: { summarize: Summarizer; projectName: string }): Promise<BuildOutcome> {
   try {
     const page = await fetchPublic(url, { ...fetchOptions, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' });
     if (page.status >= 400) return { status: 'failed', error: `${url} answered HTTP ${page.status}` };
     if (page.status < 200 || page.status >= 300) return { status: 'failed', error: `${url} answered HTTP ${page.status} without a page` };
     const type = String(page.headers['content-type'] ?? '');
     if (type !== '' && !/html/i.test(type)) return { status: 'failed', error: `${page.url} is not a web page (${type.split(';')[0]})` };
-    const facts = readSite(decode(page.body, type));
-    const description = facts.description ?? facts.name;
+    const html = decode(page.body, type);
+    const facts = readSite(html);
+    const summary = llm ? await llm.summarize({ projectName: llm.projectName, url: page.url, html, facts }, fetchOptions.signal) : undefined;
+    const description = summary?.description ?? facts.description ?? facts.name;
     if (description === undefined) return { status: 'failed', error: `${page.url} has no title, description or structured data to read` };
-    return { status: 'ready', facts: { description, ...(facts.category ? { category: facts.category } : {}) } };
+    const category = summary?.category ?? facts.category;
+    const competitors = (summary?.competitors ?? []).flatMap((c) => (c.url === null ? [] : [{ name: c.name, url: c.url, description: SUGGESTED_COMPETITOR }]));
+    return { status: 'ready', facts: { description, ...(category ? { category } : {}), ...(competitors.length > 0 ? { competitors } : {}) } };
   } catch (err) {
     if (err instanceof FetchError) return { status: 'failed', error: err.message };
     return { status: 'failed', error: `could not read ${url}: ${err instanceof Error ? err.message : String(err)}` };
@@ -79,13 +93,13 @@ function decode(body: Buffer, contentType: string): string {
 const PER_TICK = 5;
 
 /** Inside `signals serve`: builds pending memories and refresh requests every `tickMs`. */
-export function startMemoryBuilder(options: { store: Store; logger: Logger; tickMs?: number; fetch?: BuildOptions['fetch'] }): Ticker {
+export function startMemoryBuilder(options: { store: Store; logger: Logger; tickMs?: number; fetch?: BuildOptions['fetch']; summarize?: Summarizer }): Ticker {
   const log = options.logger.child({ component: 'memory-builder' });
   const abort = new AbortController();
   const pass = async () => {
     for (const id of await projectsNeedingMemory(options.store.db, new Date().toISOString(), PER_TICK)) {
       if (abort.signal.aborted) return;
-      const result = await buildMemory(options.store, id, { fetch: { ...options.fetch, signal: abort.signal } });
+      const result = await buildMemory(options.store, id, { fetch: { ...options.fetch, signal: abort.signal }, ...(options.summarize ? { summarize: options.summarize } : {}) });
       if (result?.memoryStatus === 'failed') log.warn({ projectId: id, reason: result.error }, 'project memory build failed');
       else if (result) log.info({ projectId: id, memoryStatus: result.memoryStatus }, 'project memory built');
     }

@@ -44,21 +44,39 @@ const SKIP = new Set(['script', 'style', 'template', 'noscript']);
 export function htmlToText(html: string): string {
   let out = '';
   let skipping = 0;
+  let preformatted = 0;
+  // Ends the text so far with at least `n` line breaks (block tags in a row make one break, not one each).
+  const breakLine = (n: number) => {
+    out = out.replace(/[ \t]+$/, '');
+    const have = /\n*$/.exec(out)![0].length;
+    if (out !== '' && have < n) out += '\n'.repeat(n - have);
+  };
   const parser = new Parser(
     {
       onopentag(name) {
         if (SKIP.has(name)) skipping += 1;
+        else if (name === 'pre') preformatted += 1;
+        if (skipping > 0) return;
         // Hacker News separates paragraphs with a bare `<p>` and never closes them.
-        else if (name === 'p') out += '\n\n';
-        else if (BLOCK.has(name)) out += '\n';
-        if (name === 'li' && skipping === 0) out += '- ';
+        if (name === 'p') breakLine(2);
+        else if (BLOCK.has(name)) breakLine(1);
+        if (name === 'li') out += '- ';
       },
       onclosetag(name) {
         if (SKIP.has(name)) skipping = Math.max(0, skipping - 1);
-        else if (BLOCK.has(name)) out += '\n';
+        else if (name === 'pre') preformatted = Math.max(0, preformatted - 1);
+        if (skipping > 0) return;
+        if (name === 'p') breakLine(2);
+        else if (BLOCK.has(name)) breakLine(1);
       },
       ontext(text) {
-        if (skipping === 0) out += text;
+        if (skipping > 0) return;
+        // The whitespace between tags is layout, not text (outside <pre>).
+        if (preformatted === 0 && /^\s*$/.test(text)) {
+          if (out !== '' && !/\s$/.test(out)) out += ' ';
+          return;
+        }
+        out += text;
       },
     },
     { decodeEntities: true },
