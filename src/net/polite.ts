@@ -250,7 +250,8 @@ function asSourceError(err: unknown): SourceError {
   return new SourceError('network', err instanceof Error ? err.message : String(err));
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** A timer that an abort cancels (rejecting with the abort's reason). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

@@ -261,20 +261,8 @@ async function abortableSleep(sleep: ChatClientOptions['sleep'], ms: number, sig
   }
 }
 
-/** The default sleep: a timer the run's abort cancels. */
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** The default sleep: a timer the run's abort cancels (the same one the network sources use). */
+export { sleep as defaultSleep } from '../../net/polite.ts';
 
 /** The endpoint as a report may show it: no user:password, no query string. */
 export function displayEndpoint(baseUrl: string): string {

@@ -76,7 +76,16 @@ export function createLlmAnalyzer(options: LlmOptions): Analyzer {
   // Read once, so a broken prompt file fails when the analyzer is configured, not mid-run.
   const prompts = loadPrompts(options.promptsDir ?? DEFAULT_PROMPTS_DIR);
   const logger = options.logger?.child({ component: 'llm-analyzer' });
-  const client = createChatClient({
+  const client = chatClientOf(options, logger);
+  return {
+    name: 'llm',
+    start: (memory) => new LlmRun(memory, options, prompts, client, logger),
+  };
+}
+
+/** The chat client of the configured endpoint, with the analyzer's timeouts and retries. */
+export function chatClientOf(options: Pick<LlmOptions, 'baseUrl' | 'apiKey' | 'model' | 'timeoutMs' | 'retries' | 'fetch' | 'sleep'>, logger?: Logger): ChatClient {
+  return createChatClient({
     baseUrl: options.baseUrl,
     model: options.model,
     timeoutMs: options.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
@@ -86,10 +95,6 @@ export function createLlmAnalyzer(options: LlmOptions): Analyzer {
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(logger ? { logger } : {}),
   });
-  return {
-    name: 'llm',
-    start: (memory) => new LlmRun(memory, options, prompts, client, logger),
-  };
 }
 
 function checkOptions(options: LlmOptions): void {

@@ -6,9 +6,9 @@
  * fails because the LLM did.
  */
 import type { Logger } from '../../logger.ts';
-import { createChatClient, defaultSleep, type ChatClient } from '../analyze/llm-client.ts';
+import type { ChatClient } from '../analyze/llm-client.ts';
 import type { Analyzer } from '../analyze/analyzer.ts';
-import { LLM_DEFAULTS, llmOptionsFromEnv, type LlmOptions } from '../analyze/llm.ts';
+import { chatClientOf, llmOptionsFromEnv, type LlmOptions } from '../analyze/llm.ts';
 import { parseJsonContent } from '../analyze/llm-answers.ts';
 import { DEFAULT_PROMPTS_DIR, loadPrompts, MEMORY_SCHEMA, MEMORY_SCHEMA_NAME, renderPrompt, type PromptTemplate } from '../analyze/llm-prompts.ts';
 import { htmlToText } from '../sources/thread.ts';
@@ -37,15 +37,7 @@ const LIMITS = { description: 400, category: 60, name: 60 } as const;
 
 export function llmSummarizer(options: Pick<LlmOptions, 'baseUrl' | 'apiKey' | 'model' | 'timeoutMs' | 'retries' | 'promptsDir' | 'fetch' | 'sleep'>, logger?: Logger): Summarizer {
   const prompt = loadPrompts(options.promptsDir ?? DEFAULT_PROMPTS_DIR).memory;
-  const client = createChatClient({
-    baseUrl: options.baseUrl,
-    model: options.model,
-    timeoutMs: options.timeoutMs ?? LLM_DEFAULTS.timeoutMs,
-    retries: options.retries ?? LLM_DEFAULTS.retries,
-    fetch: options.fetch ?? globalThis.fetch,
-    sleep: options.sleep ?? defaultSleep,
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-  });
+  const client = chatClientOf(options);
   const log = logger?.child({ component: 'memory-summary' });
   return (page, signal) => summarize(client, prompt, page, signal, log);
 }
