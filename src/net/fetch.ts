@@ -34,7 +34,7 @@ export const USER_AGENT = `project-signals-service/${VERSION}`;
 export const FETCH_DEFAULTS = { timeoutMs: 10_000, maxBytes: 1_000_000, maxRedirects: 5 } as const;
 
 /** Why a fetch failed, for the run or memory record and for tests. */
-export type FetchFailure = 'url' | 'address' | 'timeout' | 'too-large' | 'redirects' | 'network';
+export type FetchFailure = 'url' | 'address' | 'timeout' | 'too-large' | 'redirects' | 'network' | 'unresolved';
 
 export class FetchError extends Error {
   constructor(
@@ -222,7 +222,9 @@ function describe(err: unknown, url: URL, signal: AbortSignal, timeoutMs: number
     return new FetchError('address', `${url.hostname} is not a public address (${address} is private, loopback, link-local or reserved)`);
   }
   const code = (err as { code?: string }).code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new FetchError('network', `${url.hostname} does not resolve (${code})`);
+  // ENOTFOUND is an answer (no such name); EAI_AGAIN is the resolver failing for now.
+  if (code === 'ENOTFOUND') return new FetchError('unresolved', `${url.hostname} does not resolve (${code})`);
+  if (code === 'EAI_AGAIN') return new FetchError('network', `${url.hostname} does not resolve (${code})`);
   if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR' || code === 'ERR_PADDING_1') return new FetchError('network', `${url.host} sent a body that does not decompress`);
   return new FetchError('network', `${url.host}: ${code ?? message}`);
 }

@@ -20,9 +20,10 @@
  *   was expected (Reddit's "blocked" page, a captive portal, a login wall) is `blocked`; a body
  *   that does not parse is `malformed`.
  */
-import { FetchError, fetchPublic, type FetchedResponse } from './fetch.ts';
+import { FetchError, fetchPublic, type FetchedResponse, type FetchOptions } from './fetch.ts';
 
-export type SourceFailure = 'rate-limited' | 'blocked' | 'malformed' | 'http' | 'not-found' | 'timeout' | 'network' | 'too-large' | 'address' | 'budget' | 'quota';
+/** `unresolved` (no such host name) is not retried: the answer will not change in seconds. */
+export type SourceFailure = 'rate-limited' | 'blocked' | 'malformed' | 'http' | 'not-found' | 'timeout' | 'network' | 'unresolved' | 'too-large' | 'address' | 'budget' | 'quota';
 
 export class SourceError extends Error {
   constructor(
@@ -49,6 +50,8 @@ export interface PoliteOptions {
   maxBytes?: number;
   /** `FETCH_ALLOW_HOSTS`, for addresses users give (Discourse forums). */
   allowHosts?: ReadonlySet<string>;
+  /** Tests: name resolution (fetchPublic checks its answers like real ones). */
+  lookup?: FetchOptions['lookup'];
   /** Tests: a clock and a sleep that does not sleep, and a fixed jitter. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -95,7 +98,7 @@ const RETRIED_STATUS = new Set([429, 500, 502, 503, 504]);
 const nextAllowed = new Map<string, number>();
 
 export class PoliteClient {
-  private readonly options: Required<Omit<PoliteOptions, 'allowHosts' | 'signal'>> & Pick<PoliteOptions, 'allowHosts' | 'signal'>;
+  private readonly options: Required<Omit<PoliteOptions, 'allowHosts' | 'signal' | 'lookup'>> & Pick<PoliteOptions, 'allowHosts' | 'signal' | 'lookup'>;
   private readonly sent = new Map<string, number>();
 
   constructor(options: PoliteOptions = {}) {
@@ -111,6 +114,7 @@ export class PoliteClient {
       random: options.random ?? Math.random,
       allowHosts: options.allowHosts,
       signal: options.signal,
+      lookup: options.lookup,
     };
   }
 
@@ -157,6 +161,7 @@ export class PoliteClient {
           headers: request.headers,
           body: request.body,
           signal: this.options.signal,
+          ...(this.options.lookup ? { lookup: this.options.lookup } : {}),
         });
       } catch (err) {
         const failure = asSourceError(err);
