@@ -39,10 +39,13 @@ export interface SourceSettings {
   fetchAllowHosts: ReadonlySet<string>;
 }
 
+/** A bad setting (an environment variable or --port): said in one line, before anything starts. */
+export class ConfigError extends Error {}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { port?: number } = {}): Config {
   const port = overrides.port ?? parsePort(env.PORT ?? '8080');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/i.test(publicUrl)) throw new Error(`PUBLIC_URL "${publicUrl}" is not an http(s) URL`);
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/i.test(publicUrl)) throw new ConfigError(`PUBLIC_URL "${publicUrl}" is not an http(s) URL`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -55,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: { po
       tickMs: parseBounded('DIGEST_TICK_SECONDS', env.DIGEST_TICK_SECONDS ?? '60', 1, 3_600) * 1000,
       leaseMs: parseBounded('DIGEST_LEASE_SECONDS', env.DIGEST_LEASE_SECONDS ?? '60', 1, 3_600) * 1000,
     },
-    fetchAllowHosts: parseAllowHosts(env.FETCH_ALLOW_HOSTS),
+    fetchAllowHosts: allowHostsFrom(env),
     sources: loadSourceSettings(env),
   };
 }
@@ -74,24 +77,32 @@ export function loadSourceSettings(env: NodeJS.ProcessEnv = process.env): Source
     redditUserAgent: secret('REDDIT_USER_AGENT'),
     githubToken: secret('GITHUB_TOKEN'),
     stackexchangeKey: secret('STACKEXCHANGE_KEY'),
-    fetchAllowHosts: parseAllowHosts(env.FETCH_ALLOW_HOSTS),
+    fetchAllowHosts: allowHostsFrom(env),
   };
+}
+
+function allowHostsFrom(env: NodeJS.ProcessEnv): Set<string> {
+  try {
+    return parseAllowHosts(env.FETCH_ALLOW_HOSTS);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 function baseUrl(name: string, value: string | undefined, fallback: string): string {
   const url = (value?.trim() || fallback).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/i.test(url)) throw new Error(`${name} "${url}" is not an http(s) URL`);
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/i.test(url)) throw new ConfigError(`${name} "${url}" is not an http(s) URL`);
   return url;
 }
 
 export function parsePort(text: string): number {
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`port "${text}" is not a number from 0 to 65535`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`port "${text}" is not a number from 0 to 65535`);
   return port;
 }
 
 function parseBounded(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} "${text}" is not a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} "${text}" is not a whole number from ${min} to ${max}`);
   return value;
 }

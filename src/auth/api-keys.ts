@@ -151,6 +151,14 @@ export async function listApiKeys(db: Db, userId: string): Promise<ApiKeySummary
   return rows.map((r) => ({ id: r.id, name: r.name, projectId: r.project_id, last4: r.last4, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
 }
 
+/** `signals key list`: keys of one account, or of all, revoked ones included; never the key or its hash. */
+export async function listKeysForCli(db: Db, userId?: string): Promise<{ id: string; name: string; projectId: string | null; last4: string; lastUsedAt: string | null; revokedAt: string | null }[]> {
+  let query = db.selectFrom('api_keys').select(['id', 'name', 'project_id', 'last4', 'last_used_at', 'revoked_at']).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const rows = await query.execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, projectId: r.project_id, last4: r.last4, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at }));
+}
+
 /**
  * Revokes one of the user's own keys. Undefined when the user has no such key, so another
  * user's key id looks exactly like one that does not exist.

@@ -29,3 +29,16 @@ export async function createUser(auth: Auth, email: string, password?: string): 
   const user = await ctx.internalAdapter.createUser({ email: email.toLowerCase(), name, emailVerified: false }, { method: 'admin' });
   return { id: user.id, email: user.email };
 }
+
+/**
+ * Sets an account's password (argon2id, better-auth's own hashing), creating the email+password
+ * credential when the account had none (made for API keys only), and signs the account out
+ * everywhere: whoever held a session under the old password does not keep it.
+ */
+export async function setPassword(auth: Auth, userId: string, password: string): Promise<void> {
+  const ctx = await auth.$context;
+  const hash = await ctx.password.hash(password);
+  if (await ctx.internalAdapter.findCredentialAccount(userId)) await ctx.internalAdapter.updatePassword(userId, hash);
+  else await ctx.internalAdapter.linkAccount({ userId, providerId: 'credential', accountId: userId, password: hash });
+  await ctx.internalAdapter.deleteUserSessions(userId);
+}

@@ -7,14 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { openAuth } from '../auth/better-auth.ts';
-import { createApiKey, revokeApiKey } from '../auth/api-keys.ts';
-import { createUser, findUserByEmail } from '../auth/users.ts';
-import { loadConfig, parsePort } from '../config.ts';
+import { createApiKey, listKeysForCli, revokeApiKey } from '../auth/api-keys.ts';
+import { createUser, findUserByEmail, setPassword } from '../auth/users.ts';
+import { ConfigError, loadConfig, parsePort } from '../config.ts';
 import { newId } from '../domain/ids.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { givenFields, newProjectMemory } from '../domain/resources.ts';
 import { ServiceError } from '../domain/errors.ts';
-import { runServer } from '../http/server.ts';
+import { runServer, StartError } from '../http/server.ts';
 import { BundleError, parseBundle } from '../ingest/bundle.ts';
 import { loadDemo } from '../ingest/demo.ts';
 import { exportBundle } from '../ingest/export.ts';
@@ -39,6 +39,8 @@ const USAGE = `Usage: signals <command> [options]  (add --json for one JSON obje
   project refresh P                        rebuild project P's memory from its site now (P: id or URL)
   key create --owner E [--project P] [--name N]   P: project id or URL; the key is shown once
   key revoke ID                            revoke a key at once
+  key list [--owner E]                     list keys: id, name, project, last four characters, last use
+  user password --email E [--password P]   set an account's password (read from stdin when not given)
   import FILE                              import a bundle (FILE "-" reads stdin); all or nothing
   export [--project P]                     print a bundle that import reads back
   demo                                     create demo account, projects and data; print a key
@@ -102,8 +104,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`signals: ${err.message}\n${USAGE}\n`);
       return 2;
     }
-    if (err instanceof UserError || err instanceof BundleError || err instanceof ServiceError) {
+    if (err instanceof UserError || err instanceof BundleError || err instanceof ServiceError || err instanceof ConfigError || err instanceof StartError) {
       process.stderr.write(`signals: ${err.message}\n`);
+      return 1;
+    }
+    const database = databaseProblem(err);
+    if (database !== undefined) {
+      process.stderr.write(`signals: ${database}\n`);
       return 1;
     }
     // better-auth reports refused sign-ups (duplicate email, short password) as APIError.
@@ -193,13 +200,36 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
         const created = await createApiKey(store.db, { userId: owner.id, projectId, name });
         out.print(created, `API key ${created.id}${projectId ? ` for project ${projectId}` : ''} (shown once):\n${created.key}`);
       });
+    case 'key list':
+      wants('key list', 2);
+      return withStore(async (store) => {
+        const ownerRef = optional(values, 'owner');
+        const owner = ownerRef === undefined ? undefined : await ownerOf(store, ownerRef);
+        const keys = await listKeysForCli(store.db, owner?.id);
+        const human = keys.length === 0 ? 'No API keys.' : keys.map((k) => `${k.id}  …${k.last4}  ${k.name}  ${k.projectId ?? '(any project)'}  last used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ''}`).join('\n');
+        out.print({ keys }, human);
+      });
+    case 'user password':
+      wants('user password', 2);
+      return withStore(async (store) => {
+        const user = await ownerOf(store, required(values, 'email'));
+        const given = optional(values, 'password') ?? (await readStdin()).replace(/\r?\n$/, '');
+        const password = parseWith(z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters'), given, optional(values, 'password') === undefined ? 'the password on stdin' : '--password');
+        await setPassword(await authFor(store), user.id, password);
+        out.print({ id: user.id, email: user.email }, `Password of ${user.email} set; its browser sessions are signed out.`);
+      });
     case 'key revoke':
+      if (positionals.length === 2) throw new UsageError('"key revoke" needs the key id (signals key list shows them)');
       wants('key revoke', 3);
       return withStore(async (store) => {
         const revoked = await revokeApiKey(store.db, rest[0] ?? '');
         if (!revoked) throw new UserError(`no key with id "${rest[0]}"`);
         out.print(revoked, `Revoked key ${revoked.id} at ${revoked.revokedAt}.`);
       });
+    case 'import':
+      throw new UsageError('"import" needs FILE: the bundle to read, or - for stdin');
+    case 'digest':
+      throw new UsageError('"digest" needs a subcommand: did you mean "digest run --project P"?');
     case `import ${sub}`:
       if (positionals.length !== 2 || sub === undefined) throw new UsageError('"import" takes one FILE (or - for stdin)');
       return withStore(async (store) => {
@@ -236,6 +266,7 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
       });
     }
     default:
+      if (command === 'digest') throw new UsageError(`unknown command "${positionals.join(' ')}": did you mean "digest run --project P"?`);
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }
 }
@@ -328,8 +359,42 @@ function parseWith<T>(schema: z.ZodType<T>, value: string, flag: string): T {
   return result.data;
 }
 
+/** `1 project, 12 posts`: the counts' keys are plural nouns; one of a thing is singular. */
 function describeCounts(c: object): string {
   return Object.entries(c)
-    .map(([k, v]) => `${v} ${k}`)
+    .map(([k, v]) => `${v} ${v === 1 ? k.replace(/s$/, '') : k}`)
     .join(', ');
+}
+
+/**
+ * A database that cannot be opened, as the one line a person can act on; undefined for any
+ * other error. (pg and better-sqlite3 report these with codes, not classes.)
+ */
+function databaseProblem(err: unknown): string | undefined {
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  const where = redactedDatabaseUrl();
+  switch (code) {
+    case '3D000':
+      return `the database does not exist (${message}): create it, or fix DATABASE_URL (${where})`;
+    case '28P01':
+    case '28000':
+      return `the database refused the credentials in DATABASE_URL (${where}): ${message}`;
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'ETIMEDOUT':
+      return `cannot reach the database at ${where} (${code}): is PostgreSQL running there?`;
+    case 'SQLITE_CANTOPEN':
+      return `cannot open the SQLite database ${where}: ${message} (does its directory exist and can this user write there?)`;
+    default:
+      if (err instanceof TypeError && /directory does not exist/i.test(message)) return `cannot open the SQLite database ${where}: ${message}`;
+      return undefined;
+  }
+}
+
+/** DATABASE_URL without its password, for messages. */
+function redactedDatabaseUrl(): string {
+  const url = process.env.DATABASE_URL ?? 'sqlite:./data/signals.db';
+  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 }

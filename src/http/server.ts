@@ -14,6 +14,9 @@ import { summarizerFromEnv } from '../ingest/memory/summary.ts';
 import { sourceFrom } from '../ingest/digest/sources.ts';
 import { analyzerFromEnv } from '../ingest/analyze/select.ts';
 
+/** `signals serve` could not start (a busy port): said in one line by the CLI. */
+export class StartError extends Error {}
+
 export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const store = openStore(config.databaseUrl, {
@@ -43,7 +46,14 @@ export async function runServer(config: Config): Promise<void> {
     logger.info({ url: `http://${config.host}:${info.port}`, publicUrl: config.publicUrl, database: store.location }, 'listening');
   });
 
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolve, reject) => {
+    // A port in use (or not ours to take) is the operator's to fix: one line, not a stack trace.
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const reason = err.code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use (another signals serve?); pick another with --port or PORT` : err.code === 'EACCES' ? `port ${config.port} on ${config.host} may not be opened by this user` : err.message;
+      void Promise.all([scheduler.stop(), memoryBuilder.stop()])
+        .then(() => store.close())
+        .finally(() => reject(new StartError(`cannot listen: ${reason}`)));
+    });
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       server.close(async () => {

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { LastUsedRecorder } from '../../src/auth/api-keys.ts';
 import { openAuth } from '../../src/auth/better-auth.ts';
@@ -318,9 +320,55 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(projects.map((p) => p.id).sort(), [...first.projects, projectId, 'prj_alpha', 'prj_beta', 'prj_bob'].sort());
     });
 
-    test('bad usage exits 2: an unknown command, a missing argument', async () => {
+    test('bad usage exits 2 and says what is missing: an unknown command, digest, import and key revoke without their argument', async () => {
       usageError(await run(['frobnicate', '--json']), 'signals: unknown command "frobnicate"');
-      usageError(await run(['key', 'revoke', '--json']), 'signals: "key revoke" takes 2 argument(s)');
+      usageError(await run(['key', 'revoke', '--json']), 'signals: "key revoke" needs the key id (signals key list shows them)');
+      usageError(await run(['import']), 'signals: "import" needs FILE: the bundle to read, or - for stdin');
+      usageError(await run(['digest']), 'signals: "digest" needs a subcommand: did you mean "digest run --project P"?');
+      usageError(await run(['digest', 'now']), 'signals: unknown command "digest now": did you mean "digest run --project P"?');
+    });
+
+    test('key list: every key (or one account\'s) with id, name, project, last four and last use, never the secret', async () => {
+      const created = json(await run(['key', 'create', '--owner', ALICE, '--name', 'listed', '--json']));
+      const all = json(await run(['key', 'list', '--json']));
+      const mine = json(await run(['key', 'list', '--owner', ALICE, '--json']));
+      const listed = mine.keys.find((k: { id: string }) => k.id === created.id);
+      assert.deepEqual(listed, { id: created.id, name: 'listed', projectId: null, last4: created.key.slice(-4), lastUsedAt: null, revokedAt: null });
+      assert.ok(all.keys.length >= mine.keys.length);
+      assert.ok(!JSON.stringify(all).includes(created.key), 'the secret is shown once, at creation only');
+      const revoked = json(await run(['key', 'list', '--owner', BOB, '--json'])).keys.filter((k: { revokedAt: string | null }) => k.revokedAt !== null);
+      assert.ok(revoked.every((k: { revokedAt: string }) => TIMESTAMP.test(k.revokedAt)));
+      userError(await run(['key', 'list', '--owner', 'nobody@example.com']), /^signals: no account with email nobody@example\.com/);
+    });
+
+    test('user password: from --password or stdin; the account can then sign in with it; too short exits 1', async () => {
+      const set = json(await run(['user', 'password', '--email', BOB, '--json'], 'a new long password\n'));
+      assert.equal(set.email, BOB);
+      const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' });
+      const signedIn = await auth.api.signInEmail({ body: { email: BOB, password: 'a new long password' } });
+      assert.equal(signedIn.user.email, BOB);
+      json(await run(['user', 'password', '--email', BOB, '--password', 'another long one', '--json']));
+      await assert.rejects(auth.api.signInEmail({ body: { email: BOB, password: 'a new long password' } }));
+      userError(await run(['user', 'password', '--email', BOB], 'short\n'), 'signals: the password on stdin: must be at least 8 characters');
+    });
+
+    test('a bad setting, a missing database or a busy port: one line, exit 1, no stack trace', async () => {
+      userError(await run(['serve', '--port', 'abc']), 'signals: port "abc" is not a number from 0 to 65535');
+      const badEnv = await spawnSignals(db.url, ['migrate'], { env: { GITHUB_API_URL: 'ftp://example.com' } }).done;
+      userError(badEnv, 'signals: GITHUB_API_URL "ftp://example.com" is not an http(s) URL');
+      const missing = await spawnSignals('postgres://postgres@127.0.0.1:5432/signals_no_such_database', ['migrate']).done;
+      userError(missing, /^signals: (the database does not exist .*create it, or fix DATABASE_URL|cannot reach the database at .* is PostgreSQL running there\?)/);
+      const busy = createServer();
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (busy.address() as AddressInfo).port;
+        const serve = await spawnSignals(db.url, ['serve', '--port', String(port)]).done;
+        assert.equal(serve.code, 1);
+        assert.match(serve.stderr.trim().split('\n').at(-1)!, new RegExp(`^signals: cannot listen: port ${port} on 127\\.0\\.0\\.1 is already in use`));
+        assert.doesNotMatch(serve.stderr, /\n\s+at /, 'no stack trace');
+      } finally {
+        busy.close();
+      }
     });
   });
 }
