@@ -176,7 +176,10 @@ export function parseBundle(raw: unknown): Bundle {
         const type = themeTypes.get(s.themeId);
         if (type === undefined) throw new BundleError(`${sat}.themeId: no such theme "${s.themeId}"`);
         if (s.kind === 'content') throw new BundleError(`${sat}.themeId: a content signal belongs to no theme`);
-        if (s.kind === 'pain' && type !== 'pain') throw new BundleError(`${sat}.themeId: a pain signal needs a pain theme`);
+        // DESIGN §4: a competitor theme holds complaints about one product, both competitor
+        // signals and pain signals naming it (other tools' bundles file them so); a pain theme
+        // holds pains only.
+        if (s.kind === 'competitor' && type !== 'competitor') throw new BundleError(`${sat}.themeId: a competitor signal belongs to a competitor theme`);
       }
       if (s.kind === 'competitor' && !s.competitor?.trim()) {
         throw new BundleError(`${sat}.competitor: a competitor signal names its product`);

@@ -122,9 +122,9 @@ describe('bundle validation names the first fault', () => {
       'projects[0].signals[6].themeId: a content signal belongs to no theme',
     ],
     [
-      'a pain signal in a competitor theme',
-      (b) => (b.projects[0].signals[0].themeId = 'sov_ac'),
-      'projects[0].signals[0].themeId: a pain signal needs a pain theme',
+      'a competitor signal in a pain theme',
+      (b) => (b.projects[0].signals[4].themeId = 'sov_a1'),
+      'projects[0].signals[4].themeId: a competitor signal belongs to a competitor theme',
     ],
     [
       'a competitor signal without product',
@@ -277,6 +277,17 @@ for (const dialect of DIALECTS) {
       // Restore the fixture for the other tests.
       await importBundle(svc.store, parseBundle(bundleOf(smallBundle().projects[1]!)));
       assert.deepEqual(await exportAll(), smallBundle());
+    });
+
+    test('a pain signal naming a product may sit in that product\'s competitor theme (DESIGN §4), and pains.get lists it there', async () => {
+      const bundle = bundleOf(smallBundle().projects[0]!);
+      const pain = bundle.projects[0]!.signals.find((x) => x.kind === 'pain')!;
+      pain.themeId = 'sov_ac';
+      await importBundle(empty.store, parseBundle(bundle));
+      const theme = await empty.invoke(empty.keys.alice, { capability: 'pains.get', project: bundle.projects[0]!.url, input: { sovId: 'sov_ac' } });
+      assert.equal(theme.status, 200, JSON.stringify(theme.body));
+      assert.ok(JSON.stringify(theme.body.data).includes(pain.quote), 'the pain is listed with the competitor theme');
+      assert.deepEqual((await exportBundle(empty.store.db, [bundle.projects[0]!.id])).projects[0]!.signals.find((x) => x.id === pain.id)!.themeId, 'sov_ac');
     });
 
     test('the owner email matches case-insensitively', async () => {
