@@ -87,13 +87,16 @@ export function redirectHostOf(uri: string | undefined): string {
  * revoked app never keeps half its tokens.
  */
 export async function revokeGrant(db: Db, userId: string, clientId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('oauth_grants').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst();
-    await trx.deleteFrom('oauthConsent').where('userId', '=', userId).where('clientId', '=', clientId).execute();
-    await trx.deleteFrom('oauthAccessToken').where('userId', '=', userId).where('clientId', '=', clientId).execute();
-    await trx.deleteFrom('oauthRefreshToken').where('userId', '=', userId).where('clientId', '=', clientId).execute();
-    return Number(deleted.numDeletedRows) > 0;
-  });
+  return db.transaction().execute((trx) => revokeGrantRows(trx, userId, clientId));
+}
+
+/** revokeGrant's deletions, inside a transaction the caller holds. */
+export async function revokeGrantRows(trx: Db, userId: string, clientId: string): Promise<boolean> {
+  const deleted = await trx.deleteFrom('oauth_grants').where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst();
+  await trx.deleteFrom('oauthConsent').where('userId', '=', userId).where('clientId', '=', clientId).execute();
+  await trx.deleteFrom('oauthAccessToken').where('userId', '=', userId).where('clientId', '=', clientId).execute();
+  await trx.deleteFrom('oauthRefreshToken').where('userId', '=', userId).where('clientId', '=', clientId).execute();
+  return Number(deleted.numDeletedRows) > 0;
 }
 
 export interface GrantCheck {

@@ -22,7 +22,7 @@ import { importBundle } from '../ingest/import.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import { authSecret } from '../store/settings.ts';
-import { upsertProject } from '../store/projects.ts';
+import { createProject, ownersOfProjectsLike, selectProject } from '../store/projects.ts';
 import { digestRun } from './digest.ts';
 import { buildMemory } from '../ingest/memory/build.ts';
 import { summarizerFromEnv } from '../ingest/memory/summary.ts';
@@ -158,7 +158,7 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
         const category = parseWith(z.string().trim().max(LIMITS.name), optional(values, 'category') ?? '', '--category');
         const id = newId('prj');
         const now = new Date().toISOString();
-        await upsertProject(store.db, {
+        await createProject(store.db, {
           id,
           ownerId: owner.id,
           createdAt: now,
@@ -303,24 +303,26 @@ async function ownerOf(store: Store, email: string) {
   return user;
 }
 
-/** A project of this owner by id, or by URL (case-insensitive, trailing slash ignored). */
+/** A project of this owner, picked as the API picks it (DESIGN §4): its id, or a part of its URL. */
 async function projectOf(store: Store, ownerId: string, ref: string): Promise<string> {
-  const rows = await store.db.selectFrom('projects').select(['id', 'url']).where('owner_id', '=', ownerId).execute();
-  const found = rows.find((r) => r.id === ref) ?? rows.find((r) => sameUrl(r.url, ref));
-  if (!found) throw new UserError(`the account has no project "${ref}" (give a project id or its URL)`);
-  return found.id;
+  const found = await selectProject(store.db, ownerId, ref);
+  if (!found) throw new UserError(`the account has no project "${ref}" (give a project id or a part of its URL)`);
+  return found.memory.id;
 }
 
+/**
+ * A project of any account, for the operator's commands that name no owner: an exact id; else,
+ * when the projects whose URL contains `ref` all belong to one account, the one the API would
+ * pick for that account. Matches in several accounts are ambiguous: the id decides.
+ */
 async function projectOfAnyOwner(store: Store, ref: string): Promise<string> {
   const byId = await store.db.selectFrom('projects').select('id').where('id', '=', ref).executeTakeFirst();
   if (byId) return byId.id;
-  const rows = await store.db.selectFrom('projects').select(['id', 'url']).execute();
-  const found = rows.find((r) => sameUrl(r.url, ref));
-  if (!found) throw new UserError(`no project "${ref}" (give a project id or its URL)`);
-  return found.id;
+  const owners = await ownersOfProjectsLike(store.db, ref);
+  if (owners.length === 0) throw new UserError(`no project "${ref}" (give a project id or a part of its URL)`);
+  if (owners.length > 1) throw new UserError(`"${ref}" matches projects of ${owners.length} accounts: give the project id (signals export lists them)`);
+  return projectOf(store, owners[0]!, ref);
 }
-
-const sameUrl = (a: string, b: string) => a.toLowerCase().replace(/\/+$/, '') === b.trim().toLowerCase().replace(/\/+$/, '');
 
 async function readJson(file: string): Promise<unknown> {
   let text: string;

@@ -164,3 +164,17 @@ export const runSchema = z.object({
   postsAnalyzed: z.number().int(),
 });
 export type DigestRun = z.infer<typeof runSchema>;
+
+/** What one watched community gave a run (kept with the run; DESIGN §8 step 5). */
+export interface CommunityOutcome {
+  community: string;
+  /** `reddit-rss`, `reddit-api`, `hn`, `stackexchange`, `github`, `discourse`; null: no source. */
+  source: string | null;
+  status: 'ok' | 'failed' | 'skipped';
+  threads: number;
+  requests: number;
+  /** Why it failed or was skipped. */
+  error?: string;
+  /** What the run should say though nothing failed (a feed's 100-post limit reached, …). */
+  notes?: string[];
+}

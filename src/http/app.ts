@@ -80,7 +80,7 @@ export function createApp(given: AppDeps): Hono<AppEnv> {
       const adjusted = await adjustOAuthRequest(c.req.raw, deps.config.publicUrl);
       return adjusted instanceof Response ? adjusted : auth.handler(adjusted);
     });
-    app.route('/', webRoutes({ store: deps.store, logger: deps.logger, auth, publicUrl: deps.config.publicUrl }));
+    app.route('/', webRoutes({ store: deps.store, logger: deps.logger, auth, publicUrl: deps.config.publicUrl, ...(deps.launcher ? { launcher: deps.launcher } : {}), ...(deps.config.digestHourUtc !== undefined ? { digestHourUtc: deps.config.digestHourUtc } : {}) }));
   }
 
   app.notFound((c) => {

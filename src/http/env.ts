@@ -1,6 +1,7 @@
 import type { Caller } from '../capabilities/types.ts';
 import type { LastUsedRecorder } from '../auth/api-keys.ts';
 import type { Auth } from '../auth/better-auth.ts';
+import type { DigestLauncher } from '../ingest/digest/launcher.ts';
 import type { Logger } from '../logger.ts';
 import type { ToolSet } from '../mcp/tools.ts';
 import type { Store } from '../store/db.ts';
@@ -25,7 +26,7 @@ export interface AppDeps {
    * Where callers reach the service (OAuth resource, allowed Host/Origin) and where it listens;
    * DESIGN §2's defaults (http://localhost:8080 on 127.0.0.1) when absent.
    */
-  config?: { publicUrl: string; host: string };
+  config?: { publicUrl: string; host: string; digestHourUtc?: number };
   /** The MCP tool set; the registry's unless a test serves its own. */
   mcpTools?: ToolSet;
   /**
@@ -33,4 +34,6 @@ export interface AppDeps {
    * web pages (DESIGN §7: /signup, /login, /logout, /dashboard) are served.
    */
   auth?: Auth;
+  /** Starts the dashboard's "Run now" digests; without it the runs page says runs start only in `signals serve`. */
+  launcher?: DigestLauncher;
 }

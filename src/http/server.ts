@@ -13,6 +13,7 @@ import { startMemoryBuilder } from '../ingest/memory/build.ts';
 import { summarizerFromEnv } from '../ingest/memory/summary.ts';
 import { sourceFrom } from '../ingest/digest/sources.ts';
 import { analyzerFromEnv } from '../ingest/analyze/select.ts';
+import { DigestLauncher } from '../ingest/digest/launcher.ts';
 
 /** `signals serve` could not start (a busy port): said in one line by the CLI. */
 export class StartError extends Error {}
@@ -26,14 +27,18 @@ export async function runServer(config: Config): Promise<void> {
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const lastUsed = new LastUsedRecorder(store.db, 30_000, (err) => logger.warn({ err }, 'could not record key use'));
   const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: config.publicUrl, logger });
-  const app = createApp({ store, logger, lastUsed, auth, config: { publicUrl: config.publicUrl, host: config.host } });
+  // The daily runs and the dashboard's "Run now" read the same sources with the same analyzer.
+  const source = sourceFrom(config.digest.source, 'DIGEST_SOURCE', { db: store.db, settings: config.sources });
+  const analyzer = analyzerFromEnv(process.env, logger);
+  const launcher = new DigestLauncher({ store, logger, source, analyzer, leaseMs: config.digest.leaseMs });
+  const app = createApp({ store, logger, lastUsed, auth, launcher, config: { publicUrl: config.publicUrl, host: config.host, digestHourUtc: config.digest.hourUtc } });
 
   const scheduler = startScheduler({
     store,
     logger,
     hourUtc: config.digest.hourUtc,
-    source: sourceFrom(config.digest.source, 'DIGEST_SOURCE', { db: store.db, settings: config.sources }),
-    analyzer: analyzerFromEnv(process.env, logger),
+    source,
+    analyzer,
     tickMs: config.digest.tickMs,
     leaseMs: config.digest.leaseMs,
   });
@@ -50,14 +55,14 @@ export async function runServer(config: Config): Promise<void> {
     // A port in use (or not ours to take) is the operator's to fix: one line, not a stack trace.
     server.once('error', (err: NodeJS.ErrnoException) => {
       const reason = err.code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use (another signals serve?); pick another with --port or PORT` : err.code === 'EACCES' ? `port ${config.port} on ${config.host} may not be opened by this user` : err.message;
-      void Promise.all([scheduler.stop(), memoryBuilder.stop()])
+      void Promise.all([scheduler.stop(), memoryBuilder.stop(), launcher.stop()])
         .then(() => store.close())
         .finally(() => reject(new StartError(`cannot listen: ${reason}`)));
     });
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       server.close(async () => {
-        await Promise.all([scheduler.stop(), memoryBuilder.stop()]);
+        await Promise.all([scheduler.stop(), memoryBuilder.stop(), launcher.stop()]);
         await lastUsed.flush().catch((err) => logger.warn({ err }, 'could not record key use'));
         await store.close();
         resolve();

@@ -8,7 +8,7 @@ import type { Store } from '../store/db.ts';
 import { refreshDerived } from '../store/derived.ts';
 import { competitorKey } from '../store/competitors.ts';
 import { toJson } from '../store/json.ts';
-import { upsertProject } from '../store/projects.ts';
+import { projectWithUrl, upsertProject } from '../store/projects.ts';
 import { idsOwnedElsewhere, upsertBriefs, upsertPosts, upsertRuns, upsertSignals, upsertThemes } from '../store/writes.ts';
 import { postRowOf } from './rows.ts';
 import { BundleError, memoryOf, type Bundle, type BundleProject } from './bundle.ts';
@@ -37,6 +37,8 @@ export async function importBundle(store: Store, bundle: Bundle, now = new Date(
       if (existing && existing.owner_id !== owner.id) {
         throw new BundleError(`${at}.id: project "${project.id}" belongs to another account`);
       }
+      const sameUrl = await projectWithUrl(trx, owner.id, project.url, project.id);
+      if (sameUrl) throw new BundleError(`${at}.url: the account already has project "${sameUrl.id}" with the URL ${project.url} (one project per URL, so that neither hides the other)`);
       await refuseForeignIds(trx, project, at);
       await writeProject(trx, owner.id, project, now);
       await refreshDerived(trx, project.id);

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { invalid } from '../domain/errors.ts';
+import { projectUrlKey } from '../domain/project-url.ts';
 import type { MemoryField, MemoryStatus, ProjectMemory, ProjectSummary } from '../domain/resources.ts';
 import type { Db, Dialect } from './db.ts';
 import { parseJson, toJson } from './json.ts';
@@ -87,16 +89,68 @@ const newestProjectOfOwnerLike = prepareQuery({ ownerId: 'string', pattern: 'str
     .limit(1),
 );
 
+const projectOfOwnerById = prepareQuery({ ownerId: 'string', id: 'string' }, (db, a) =>
+  db.selectFrom('projects').selectAll().where('owner_id', '=', a.ownerId).where('id', '=', a.id),
+);
+
 /**
- * DESIGN §4 "Project selection": the newest of the owner's projects whose URL contains `urlPart`
- * (case-insensitive), or simply the newest when `urlPart` is undefined.
+ * DESIGN §4 "Project selection": the owner's project whose id is exactly `ref`; else the newest of
+ * the owner's projects whose URL contains `ref` (case-insensitive); the newest of all when `ref`
+ * is undefined. The API, the MCP tools, the CLI and the dashboard all select through this, so one
+ * input picks one project everywhere.
  */
-export async function selectProject(db: Db, ownerId: string, urlPart?: string): Promise<ProjectRecord | undefined> {
-  const row =
-    urlPart === undefined
-      ? await newestProjectOfOwner.executeTakeFirst(db, { ownerId })
-      : await newestProjectOfOwnerLike.executeTakeFirst(db, { ownerId, pattern: `%${escapeLike(urlPart.toLowerCase())}%` });
+export async function selectProject(db: Db, ownerId: string, ref?: string): Promise<ProjectRecord | undefined> {
+  if (ref === undefined) {
+    const newest = await newestProjectOfOwner.executeTakeFirst(db, { ownerId });
+    return newest && toProjectRecord(newest);
+  }
+  const exact = await projectOfOwnerById.executeTakeFirst(db, { ownerId, id: ref });
+  if (exact) return toProjectRecord(exact);
+  const row = await newestProjectOfOwnerLike.executeTakeFirst(db, { ownerId, pattern: `%${escapeLike(ref.toLowerCase())}%` });
   return row && toProjectRecord(row);
+}
+
+/** The accounts with a project whose URL contains `ref` (case-insensitive). */
+export async function ownersOfProjectsLike(db: Db, ref: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select('owner_id')
+    .distinct()
+    .where(sql<boolean>`lower(url) like ${`%${escapeLike(ref.toLowerCase())}%`} escape '\\'`)
+    .execute();
+  return rows.map((r) => r.owner_id);
+}
+
+/** The owner's project with this URL (DESIGN §4's comparison), other than `exceptId`. */
+export async function projectWithUrl(db: Db, ownerId: string, url: string, exceptId?: string): Promise<{ id: string; name: string } | undefined> {
+  const key = projectUrlKey(url);
+  const rows = await db.selectFrom('projects').select(['id', 'name', 'url']).where('owner_id', '=', ownerId).execute();
+  return rows.find((r) => r.id !== exceptId && projectUrlKey(r.url) === key);
+}
+
+/**
+ * A new project for its owner, refused (`invalid`) when the owner already has a project with this
+ * URL: the newer one would hide the older from URL selection.
+ */
+export async function createProject(db: Db, p: NewProject): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const taken = await projectWithUrl(trx, p.ownerId, p.memory.url);
+    if (taken) throw invalid(`You already have a project with the URL ${p.memory.url}: "${taken.name}" (${taken.id}). Open it instead, or use another URL.`);
+    await upsertProject(trx, p);
+  });
+}
+
+export async function renameProject(db: Db, id: string, name: string, at = new Date().toISOString()): Promise<void> {
+  await db.updateTable('projects').set({ name, updated_at: at }).where('id', '=', id).execute();
+}
+
+/** Tables holding a project's data, by `project_id`; the project row goes last. */
+const PROJECT_TABLES = ['signals', 'posts', 'themes', 'theme_totals', 'competitor_totals', 'briefs', 'runs', 'source_cursors', 'digest_leases'] as const;
+
+/** Every row of the project's data and the project itself; call inside a transaction. */
+export async function deleteProjectRows(trx: Db, id: string): Promise<void> {
+  for (const table of PROJECT_TABLES) await trx.deleteFrom(table).where('project_id', '=', id).execute();
+  await trx.deleteFrom('projects').where('id', '=', id).execute();
 }
 
 function escapeLike(text: string): string {

@@ -1,21 +1,15 @@
-import type { DigestRun, RunStatus } from '../domain/resources.ts';
+import type { CommunityOutcome, DigestRun, RunStatus } from '../domain/resources.ts';
 import type { Db } from './db.ts';
 import { parseJson, toJson } from './json.ts';
 import { prepareQuery } from './prepared.ts';
+import type { RunsTable } from './schema.ts';
 
-const runWithOwner = prepareQuery({ ownerId: 'string', runId: 'string' }, (db, a) =>
-  db
-    .selectFrom('runs as r')
-    .innerJoin('projects as p', 'p.id', 'r.project_id')
-    .select(['r.id', 'r.project_id', 'p.name', 'r.window_start', 'r.window_end', 'r.status', 'r.signal_counts', 'r.posts_analyzed'])
-    .where('r.id', '=', a.runId)
-    .where('p.owner_id', '=', a.ownerId),
-);
+/** The columns of a `runs.get` answer (DESIGN §4), the project's name joined as `name`. */
+const RUN_COLUMNS = ['r.id', 'r.project_id', 'p.name', 'r.window_start', 'r.window_end', 'r.status', 'r.signal_counts', 'r.posts_analyzed'] as const;
+type RunRow = Pick<RunsTable, 'id' | 'project_id' | 'window_start' | 'window_end' | 'status' | 'signal_counts' | 'posts_analyzed'> & { name: string };
 
-/** A run of any of the owner's projects; undefined for anyone else's, so nothing leaks. */
-export async function runOfOwner(db: Db, ownerId: string, runId: string): Promise<DigestRun | undefined> {
-  const row = await runWithOwner.executeTakeFirst(db, { ownerId, runId });
-  if (!row) return undefined;
+/** A `runs` row as `runs.get` answers it. */
+function runOf(row: RunRow): DigestRun {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -26,6 +20,62 @@ export async function runOfOwner(db: Db, ownerId: string, runId: string): Promis
     signalCounts: parseJson(row.signal_counts),
     postsAnalyzed: Number(row.posts_analyzed),
   };
+}
+
+const runWithOwner = prepareQuery({ ownerId: 'string', runId: 'string' }, (db, a) =>
+  db
+    .selectFrom('runs as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .select(RUN_COLUMNS)
+    .where('r.id', '=', a.runId)
+    .where('p.owner_id', '=', a.ownerId),
+);
+
+/** A run of any of the owner's projects; undefined for anyone else's, so nothing leaks. */
+export async function runOfOwner(db: Db, ownerId: string, runId: string): Promise<DigestRun | undefined> {
+  const row = await runWithOwner.executeTakeFirst(db, { ownerId, runId });
+  return row ? runOf(row) : undefined;
+}
+
+/** A run as the dashboard's runs page shows it: the `runs.get` fields and what the run recorded. */
+export interface ProjectRun extends DigestRun {
+  /** Why the run failed (null unless it did). */
+  error: string | null;
+  /** Per watched community, what the collection got (empty for a file source, or until the run ends). */
+  communities: CommunityOutcome[];
+  /** When the run was recorded (`queued`). */
+  createdAt: string;
+  /** Its last change: progress while it runs, its end once complete or failed. */
+  updatedAt: string;
+}
+
+const projectRuns = prepareQuery({ projectId: 'string', limit: 'number' }, (db, a) =>
+  db
+    .selectFrom('runs as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .select([...RUN_COLUMNS, 'r.error', 'r.communities', 'r.created_at', 'r.updated_at'])
+    .where('r.project_id', '=', a.projectId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(a.limit),
+);
+
+/**
+ * The project's `limit` newest runs, newest first (by when they were recorded). No ownership check:
+ * the caller has already selected the project as its owner's (the dashboard's project pages).
+ */
+export async function listProjectRuns(db: Db, projectId: string, limit: number): Promise<ProjectRun[]> {
+  const rows = await projectRuns.execute(db, { projectId, limit });
+  return rows.map((row) => {
+    const communities = parseJson<unknown>(row.communities);
+    return {
+      ...runOf(row),
+      error: row.error,
+      communities: Array.isArray(communities) ? (communities as CommunityOutcome[]) : [],
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  });
 }
 
 export interface NewRun {

@@ -15,6 +15,7 @@ label{display:block;margin:.75rem 0 .25rem;font-weight:500}
 input,select{width:100%;padding:.55rem .6rem;font:inherit;border:1px solid #b9b9b3;border-radius:6px;background:#fff}
 button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #1f4fd1;background:#1f4fd1;color:#fff;cursor:pointer;margin-top:.75rem}
 button.secondary{background:#fff;color:#1f4fd1}
+button.destructive{background:#b3261e;border-color:#b3261e}
 button.danger{background:#fff;color:#b3261e;border-color:#b3261e;margin:0;padding:.25rem .6rem;font-size:.9rem}
 .error{color:#b3261e;background:#fdecea;border:1px solid #f3c1bd;border-radius:6px;padding:.5rem .75rem}
 .notice{background:#eaf3ea;border:1px solid #b7d7b7;border-radius:6px;padding:.5rem .75rem}
@@ -26,6 +27,32 @@ th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #ececea;vertic
 .muted{color:#6b6b66}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}
 ul{padding-left:1.25rem}
+textarea{width:100%;min-height:5rem;padding:.55rem .6rem;font:inherit;border:1px solid #b9b9b3;border-radius:6px;background:#fff;resize:vertical}
+a{color:#1f4fd1}
+.crumbs{margin:0 0 .25rem;font-size:.95rem}
+nav.tabs{display:flex;gap:.25rem;flex-wrap:wrap;border-bottom:1px solid #e2e2de;margin:0 0 1rem}
+nav.tabs a{padding:.45rem .75rem;text-decoration:none;color:#3b3b38;border-radius:6px 6px 0 0}
+nav.tabs a[aria-current=page]{background:#fff;border:1px solid #e2e2de;border-bottom-color:#fff;margin-bottom:-1px;font-weight:600;color:#1d1d1f}
+.field-error{color:#b3261e;font-size:.92rem;margin:.25rem 0 0}
+input[aria-invalid=true],textarea[aria-invalid=true]{border-color:#b3261e}
+.hint{color:#6b6b66;font-size:.9rem;margin:.25rem 0}
+.status{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;border:1px solid #cfcfca;background:#f1f1ee}
+.status.ready,.status.complete,.status.ok{background:#eaf3ea;border-color:#b7d7b7}
+.status.failed{background:#fdecea;border-color:#f3c1bd}
+.status.building,.status.running,.status.queued,.status.pending,.status.skipped{background:#fff6e0;border-color:#ecd59a}
+ul.items{list-style:none;padding:0;margin:0}
+ul.items>li{border-bottom:1px solid #ececea;padding:.6rem 0}
+ul.items>li:last-child{border-bottom:0}
+form.inline{display:inline;margin:0}
+blockquote{margin:.4rem 0;padding:.2rem .75rem;border-left:3px solid #cfcfca;color:#3b3b38}
+.pager{display:flex;gap:1rem;align-items:center;flex-wrap:wrap;margin-top:.75rem}
+.overflow{overflow-wrap:anywhere}
+h2.brief-window{margin-top:0}
+h3{font-size:1rem;margin:1rem 0 .25rem}
+.item-head,.theme-summary,blockquote>p{margin:.2rem 0}
+.item-n{display:inline-block;min-width:2.25rem;font-weight:600;color:#6b6b66}
+ul.sources{margin:.25rem 0 0;font-size:.92rem}
+details>summary{cursor:pointer;color:#1f4fd1;font-size:.92rem}
 @media (max-width:34rem){table,thead,tbody,tr,th,td{display:block}thead{display:none}tr{border-bottom:1px solid #e2e2de;padding:.4rem 0}td{border:0;padding:.1rem 0}}
 `;
 

@@ -5,12 +5,14 @@
 /** The shared page frame and small form pieces (Hono JSX, rendered on the server). */
 import type { Child } from 'hono/jsx';
 
-export function Layout(props: { title: string; email?: string; csrf?: string; children?: Child }) {
+export function Layout(props: { title: string; email?: string; csrf?: string; refreshSeconds?: number | undefined; children?: Child }) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* While something the page shows is still working (a memory build, a run), it reloads itself: no script needed. */}
+        {props.refreshSeconds !== undefined ? <meta http-equiv="refresh" content={String(props.refreshSeconds)} /> : null}
         <title>{`${props.title} · Project Signals`}</title>
         <link rel="stylesheet" href="/assets/app.css" />
       </head>

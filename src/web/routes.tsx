@@ -23,7 +23,12 @@ import { LIMITS } from '../domain/limits.ts';
 import { givenFields, newProjectMemory, type ProjectSummary } from '../domain/resources.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/db.ts';
-import { listProjectSummaries, upsertProject } from '../store/projects.ts';
+import { createProject, listProjectSummaries } from '../store/projects.ts';
+import { ServiceError } from '../domain/errors.ts';
+import type { DigestLauncher } from '../ingest/digest/launcher.ts';
+import { setNewKeyFlash, takeNewKeyFlash } from './key-flash.ts';
+import { projectRoutes } from './project/routes.tsx';
+import { LandingPage } from './landing.tsx';
 import { APP_CSS, COPY_JS } from './assets.ts';
 import { consentRoutes } from './consent.tsx';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
@@ -39,17 +44,23 @@ export interface WebDeps {
   publicUrl: string;
   /** Failed sign-ins per account (default: 10 per 15 minutes). */
   signInThrottle?: SignInThrottle;
+  /** Starts "Run now" digests (inside `signals serve`). */
+  launcher?: DigestLauncher;
+  /** DIGEST_HOUR_UTC, shown where pages say when the daily digest runs (default 6). */
+  digestHourUtc?: number;
 }
 
 const email = z.string().trim().toLowerCase().max(254).email();
 const password = z.string().min(8).max(256);
-const FORM_BYTES = 16 * 1024;
+// A memory field holds up to 4,000 characters: URL-encoded multi-byte text is up to 9 bytes each.
+const FORM_BYTES = 64 * 1024;
 
 export function webRoutes(deps: WebDeps): Hono {
   const { store, auth, publicUrl } = deps;
   const app = new Hono();
   const { session, signedInPost } = sessionHelpers(auth, publicUrl);
   const throttle = deps.signInThrottle ?? new SignInThrottle();
+  const secret = auth.$context.then((ctx) => ctx.secret);
 
   app.get('/assets/app.css', (c) => c.body(APP_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
   app.get('/assets/copy.js', (c) => c.body(COPY_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' }));
@@ -72,7 +83,7 @@ export function webRoutes(deps: WebDeps): Hono {
     return c.redirect(next, 303);
   }
 
-  pages.get('/', (c) => c.redirect('/dashboard', 303));
+  pages.get('/', async (c) => render(c, <LandingPage who={await session(c)} />));
 
   // --- sign-up -------------------------------------------------------------------------------
   pages.get('/signup', async (c) => {
@@ -191,6 +202,9 @@ export function webRoutes(deps: WebDeps): Hono {
 
   // --- dashboard -----------------------------------------------------------------------------
   async function dashboard(c: Context, who: SessionInfo, extra: DashboardExtra = {}, status: ContentfulStatusCode = 200) {
+    const newKey = extra.newKey ?? takeNewKeyFlash(c, publicUrl, await secret, who.sessionId);
+    if (newKey) extra = { ...extra, newKey };
+    if (c.req.method === 'GET' && c.req.query('deleted') === '1') extra = { ...extra, deleted: true };
     const [projects, keys, apps] = await Promise.all([listProjectSummaries(store.db, who.userId), listApiKeys(store.db, who.userId), listGrants(store.db, who.userId)]);
     return render(c, <DashboardPage who={who} projects={projects} keys={keys} apps={apps} mcpUrl={`${publicUrl}/api/mcp`} {...extra} />, status);
   }
@@ -217,8 +231,14 @@ export function webRoutes(deps: WebDeps): Hono {
     }
     // As `signals project create`: a blank memory, pending until `signals serve` builds it from the site.
     const id = newId('prj');
-    await upsertProject(store.db, { id, ownerId: who.userId, createdAt: new Date().toISOString(), memory: newProjectMemory({ id, ...parsed.data }), editedFields: givenFields(parsed.data) });
-    return c.redirect('/dashboard', 303);
+    try {
+      await createProject(store.db, { id, ownerId: who.userId, createdAt: new Date().toISOString(), memory: newProjectMemory({ id, ...parsed.data }), editedFields: givenFields(parsed.data) });
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.code !== 'invalid') throw err;
+      return dashboard(c, who, { projectError: err.message, projectDraft: { name: str(form.name), url: str(form.url), category: str(form.category) } }, 400);
+    }
+    // Straight to the new project: its page says what happens next.
+    return c.redirect(`/projects/${encodeURIComponent(id)}`, 303);
   });
 
   const keyForm = z.object({
@@ -239,8 +259,10 @@ export function webRoutes(deps: WebDeps): Hono {
       projectId = own.id;
     }
     const created = await createApiKey(store.db, { userId: who.userId, projectId, name: parsed.data.name });
-    // Not a redirect: the key exists only in this answer (sent with Cache-Control: no-store).
-    return dashboard(c, who, { newKey: { key: created.key, name: parsed.data.name } }, 201);
+    // POST-redirect-GET: the key rides to the next page in a sealed, session-bound cookie, so a
+    // reload shows the dashboard again instead of creating another key.
+    setNewKeyFlash(c, publicUrl, await secret, who.sessionId, { key: created.key, name: parsed.data.name });
+    return c.redirect('/dashboard#new-key-notice', 303);
   });
 
   pages.post('/dashboard/keys/:id/revoke', async (c) => {
@@ -260,6 +282,7 @@ export function webRoutes(deps: WebDeps): Hono {
   });
 
   pages.route('/', consentRoutes({ store, auth, publicUrl, session, signedInPost }));
+  pages.route('/', projectRoutes({ store, logger: deps.logger, publicUrl, session, signedInPost, digestHourUtc: deps.digestHourUtc ?? 6, ...(deps.launcher ? { launcher: deps.launcher } : {}) }));
   app.route('/', pages);
   return app;
 }
@@ -340,6 +363,7 @@ function LoginPage(props: { csrf: string; next: string; email?: string; error?: 
 
 interface DashboardExtra {
   newKey?: { key: string; name: string };
+  deleted?: boolean;
   keyError?: string;
   appError?: string;
   projectError?: string;
@@ -352,8 +376,13 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
   const draft = props.projectDraft ?? { name: '', url: '', category: '' };
   return (
     <Layout title="Dashboard" email={who.email} csrf={who.csrf}>
+      {props.deleted ? (
+        <p class="notice" role="status">
+          The project was deleted.
+        </p>
+      ) : null}
       {props.newKey ? (
-        <section class="notice">
+        <section class="notice" id="new-key-notice">
           <p>
             <strong>New API key “{props.newKey.name}”.</strong> Copy it now: it is shown only this once.
           </p>
@@ -380,7 +409,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
       <h2>Projects</h2>
       <section>
         {projects.length === 0 ? (
-          <p class="muted">No projects yet.</p>
+          <p class="muted">No projects yet. Name your product and give its website: its memory is built from the site, then you choose the communities to watch.</p>
         ) : (
           <table>
             <thead>
@@ -393,9 +422,15 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
             <tbody>
               {projects.map((p) => (
                 <tr>
-                  <td>{p.name}</td>
+                  <td>
+                    <a href={`/projects/${encodeURIComponent(p.id)}`}>{p.name}</a>
+                  </td>
                   <td class="mono">{p.url}</td>
-                  <td>{p.memoryStatus}</td>
+                  <td>
+                    <span class={`status ${p.memoryStatus}`} title={MEMORY_STATUS_HELP[p.memoryStatus]}>
+                      {p.memoryStatus}
+                    </span>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -497,6 +532,14 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
     </Layout>
   );
 }
+
+/** What each memory status means, for the dashboard's tooltip. */
+const MEMORY_STATUS_HELP: Record<string, string> = {
+  pending: 'Waiting to be built from the project site (within seconds while the service runs).',
+  building: 'Being built from the project site now.',
+  ready: 'Built from the project site; edit it on the project page.',
+  failed: 'The project site could not be read; the project page says why.',
+};
 
 /** A table row's revoke button: its own small form, CSRF-protected like every post. */
 function RevokeButton(props: { action: string; csrf: string; label: string }) {

@@ -198,12 +198,15 @@ for (const dialect of DIALECTS) {
       assert.equal(count.length, 4);
     });
 
-    test('export --project takes an id or a URL and prints only that project', async () => {
+    test('export --project takes an id or a part of a URL (as the API selects) and prints only that project', async () => {
       const byId = json(await run(['export', '--project', 'prj_beta', '--json']));
       assert.deepEqual(byId, { ...EMPTY_BUNDLE, projects: [smallBundle().projects[1]] });
-      const byUrl = json(await run(['export', '--project', 'https://beta.example.org/', '--json']));
+      const byUrl = json(await run(['export', '--project', 'https://beta.example.org', '--json']));
       assert.deepEqual(byUrl, byId);
+      assert.deepEqual(json(await run(['export', '--project', 'BETA.example', '--json'])), byId);
       userError(await run(['export', '--project', 'prj_nope', '--json']), /^signals: no project "prj_nope"/);
+      // "example" is in the URLs of alice's and bob's projects: the operator must say which.
+      userError(await run(['export', '--project', 'example', '--json']), /^signals: "example" matches projects of 2 accounts: give the project id/);
     });
 
     test('key create: untied, tied by id, tied by URL; someone else\'s project exits 1; revoke works at once', async () => {
@@ -215,7 +218,7 @@ for (const dialect of DIALECTS) {
 
       const byId = json(await run(['key', 'create', '--owner', ALICE, '--project', projectId, '--name', 'ci', '--json']));
       assert.deepEqual(byId, { id: byId.id, key: byId.key, projectId });
-      const byUrl = json(await run(['key', 'create', '--owner', ALICE, '--project', 'https://BETA.example.org/', '--json']));
+      const byUrl = json(await run(['key', 'create', '--owner', ALICE, '--project', 'https://BETA.example.org', '--json']));
       assert.deepEqual(byUrl, { id: byUrl.id, key: byUrl.key, projectId: 'prj_beta' });
       assert.equal(new Set([untied.id, byId.id, byUrl.id]).size, 3);
       assert.equal(new Set([untied.key, byId.key, byUrl.key]).size, 3);

@@ -6,6 +6,7 @@ import { createApiKey, LastUsedRecorder } from '../../src/auth/api-keys.ts';
 import { openAuth, type Auth } from '../../src/auth/better-auth.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { createApp } from '../../src/http/app.ts';
+import type { DigestLauncher } from '../../src/ingest/digest/launcher.ts';
 import { parseBundle } from '../../src/ingest/bundle.ts';
 import { importBundle } from '../../src/ingest/import.ts';
 import { createLogger, type Logger } from '../../src/logger.ts';
@@ -64,6 +65,8 @@ export interface ServiceOptions {
   web?: boolean;
   /** The app's logger; silent unless given (e.g. one writing to a captured stream). */
   logger?: Logger;
+  /** The dashboard's "Run now" launcher, made over the suite's store (none by default); stopped by close(). */
+  launcher?: (store: Store) => DigestLauncher;
 }
 
 export async function startService(dialect: Dialect, options: ServiceOptions = {}): Promise<TestService> {
@@ -85,12 +88,14 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
     carol: await key(users.carol),
   };
   const lastUsed = new LastUsedRecorder(store.db, 60_000);
+  const launcher = options.launcher?.(store);
   const app = createApp({
     store,
     logger: options.logger ?? createLogger('silent'),
     lastUsed,
     config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' },
     ...(options.web ? { auth } : {}),
+    ...(launcher ? { launcher } : {}),
   });
   let served: Served | undefined;
 
@@ -128,6 +133,7 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
     },
     async close() {
       await served?.close();
+      await launcher?.stop();
       await store.close();
       await database.drop();
     },

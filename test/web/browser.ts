@@ -76,19 +76,29 @@ export class Browser {
     return this.submit('/login', '/login', { email, password });
   }
 
-  /** Creates a key from the dashboard; returns the key shown once. */
+  /**
+   * Creates a key from the dashboard; returns the key, shown once: on the page the post redirects
+   * to (POST-redirect-GET), and not on the next load.
+   */
   async createKey(name: string, project = ''): Promise<string> {
     const res = await this.submit('/dashboard', '/dashboard/keys', { name, project });
-    assert.equal(res.status, 201, res.html);
-    const key = /id="new-key"[^>]*value="(sgk_[a-z2-7]{32})"/.exec(res.html)?.[1];
+    assert.equal(res.status, 303, res.html);
+    assert.equal(res.location, '/dashboard#new-key-notice');
+    const shown = await this.get('/dashboard');
+    const key = /id="new-key"[^>]*value="(sgk_[a-z2-7]{32})"/.exec(shown.html)?.[1];
     assert.ok(key, 'the new key is on the page');
+    const again = await this.get('/dashboard');
+    assert.ok(!again.html.includes(key), 'a reload does not show the key again');
     return key;
   }
 
-  async createProject(name: string, url: string, category = ''): Promise<void> {
+  /** Creates a project from the dashboard; returns its id (the post leads to its page). */
+  async createProject(name: string, url: string, category = ''): Promise<string> {
     const res = await this.submit('/dashboard', '/dashboard/projects', { name, url, category });
     assert.equal(res.status, 303, res.html);
-    assert.equal(res.location, '/dashboard');
+    const id = /^\/projects\/(prj_[a-z2-7]+)$/.exec(res.location ?? '')?.[1];
+    assert.ok(id, `redirected to the new project's page, not ${res.location}`);
+    return id;
   }
 }
 

@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
       const gamma = rows.find((r) => r.name === 'Gamma')!;
       const delta = rows.find((r) => r.name === 'Delta')!;
       dash = await b.get('/dashboard');
-      assert.match(dash.html, /<td>Gamma<\/td><td class="mono">https:\/\/gamma.example.net<\/td><td>pending<\/td>/);
+      assert.match(dash.html, new RegExp(`<td><a href="/projects/${gamma.id}">Gamma</a></td><td class="mono">https://gamma.example.net</td><td><span class="status pending" title="[^"]+">pending</span></td>`));
       assert.match(dash.html, new RegExp(`<option value="${gamma.id}">Gamma</option>`));
 
       // Untied key: any of the user's projects. Tied key: Gamma only.
@@ -123,7 +123,8 @@ for (const dialect of DIALECTS) {
       assert.equal(login.status, 303);
       assert.equal(login.location, '/dashboard?tab=keys');
       const root = await b.get('/');
-      assert.equal(root.location, '/dashboard');
+      assert.equal(root.status, 200, 'the landing page, for visitors and the signed-in alike');
+      assert.match(root.html, /<a href="\/dashboard">Go to your projects<\/a>/);
     });
 
     test('the stylesheet and copy script are served for the CSP to allow', async () => {

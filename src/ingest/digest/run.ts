@@ -133,6 +133,21 @@ export function leaseHolder(): string {
 }
 
 export async function runDigest(options: DigestOptions): Promise<DigestSummary> {
+  return (await startDigest(options)).finished;
+}
+
+export interface StartedDigest {
+  runId: string;
+  /** Settles when the run is complete or failed; never rejects once the run has started. */
+  finished: Promise<DigestSummary>;
+}
+
+/**
+ * Checks the project, claims its lease and records the run (`queued`), then does the run's work
+ * without waiting for it: the dashboard's "Run now" answers as soon as the run exists, and its
+ * runs page shows it going. Throws DigestError (or DigestBusyError) when no run could start.
+ */
+export async function startDigest(options: DigestOptions): Promise<StartedDigest> {
   const { store, projectId, source, window } = options;
   const now = options.now ?? (() => new Date());
   const analyzer = options.analyzer ?? rulesAnalyzer;
@@ -161,112 +176,117 @@ export async function runDigest(options: DigestOptions): Promise<DigestSummary> 
     options.logger?.warn({ runId: expired, projectId }, 'digest run failed: its process stopped before finishing (lease expired)');
   }
 
-  const log = options.logger?.child({ runId, projectId, source: source.name, analyzer: analyzer.name });
-  const abort = new AbortController();
-  const onOuterAbort = () => abort.abort(options.signal?.reason ?? new Error('aborted'));
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  if (options.signal?.aborted) onOuterAbort();
-  const heartbeat = setInterval(() => {
-    renewLease(store, projectId, holder, runId, leaseMs)
-      .then((ours) => {
-        if (!ours) abort.abort(new Error('lost the project lease (another process took over after it expired)'));
-      })
-      .catch((err: unknown) => log?.warn({ err }, 'could not renew the digest lease; retrying'));
-  }, Math.max(50, Math.floor(leaseMs / 3)));
-  heartbeat.unref();
+  return { runId, finished: work() };
 
-  const analysis = analyzer.start(memory);
-  const work = new RunWork(store, projectId, memory, analysis, options.batchThreads ?? BATCH_THREADS, now);
-  const label = windowLabel(window);
-  const base = {
-    runId,
-    projectId,
-    source: source.name,
-    analyzer: analyzer.name,
-    window: { start: window.start.toISOString(), end: window.end.toISOString(), label },
-  };
-  try {
-    await advanceRun(store.db, runId, 'running', {}, now().toISOString());
-    log?.info({ window: label }, 'digest run started');
-    await work.seed();
-    let itemsRead = 0;
-    // "reading" until the source hands out its first thread (the file source reads all its input
-    // first), then "analyzing": the source's later counts update the figures, not the stage.
-    let stage: DigestProgress['stage'] = 'reading';
-    const progress = (next: DigestProgress['stage']) => {
-      stage = next;
-      options.onProgress?.({ stage, itemsRead, postsCollected: work.postsCollected, postsAnalyzed: work.postsAnalyzed, signalsFound: work.signalsFound });
+  // The run's work, after the claim: every failure from here on is recorded on the run.
+  async function work(): Promise<DigestSummary> {
+    const log = options.logger?.child({ runId, projectId, source: source.name, analyzer: analyzer.name });
+    const abort = new AbortController();
+    const onOuterAbort = () => abort.abort(options.signal?.reason ?? new Error('aborted'));
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    if (options.signal?.aborted) onOuterAbort();
+    const heartbeat = setInterval(() => {
+      renewLease(store, projectId, holder, runId, leaseMs)
+        .then((ours) => {
+          if (!ours) abort.abort(new Error('lost the project lease (another process took over after it expired)'));
+        })
+        .catch((err: unknown) => log?.warn({ err }, 'could not renew the digest lease; retrying'));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
+
+    const analysis = analyzer.start(memory);
+    const work = new RunWork(store, projectId, memory, analysis, options.batchThreads ?? BATCH_THREADS, now);
+    const label = windowLabel(window);
+    const base = {
+      runId,
+      projectId,
+      source: source.name,
+      analyzer: analyzer.name,
+      window: { start: window.start.toISOString(), end: window.end.toISOString(), label },
     };
-    const threads = source.threads({
-      communities: memory.communities.map((c) => c.name),
-      since: window.start,
-      until: window.end,
-      project: { id: projectId, name: memory.name, competitors: memory.competitors.map((c) => c.name) },
-      signal: abort.signal,
-      onProgress: (p) => {
-        itemsRead = p.itemsRead;
-        analysis.expect?.(itemsRead);
-        progress(stage);
-      },
-    });
-    let sinceYield = 0;
-    for await (const thread of abortable(threads, abort.signal)) {
-      stage = 'analyzing';
-      // Sources that read a local spill and a synchronous SQLite driver resolve everything as
-      // microtasks: without a turn of the event loop now and then, no timer fires (the lease
-      // renewal starves and the lease expires under a live run) and, inside `signals serve`, no
-      // HTTP request is answered until the run ends.
-      if (++sinceYield >= YIELD_EVERY_THREADS) {
-        sinceYield = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+    try {
+      await advanceRun(store.db, runId, 'running', {}, now().toISOString());
+      log?.info({ window: label }, 'digest run started');
+      await work.seed();
+      let itemsRead = 0;
+      // "reading" until the source hands out its first thread (the file source reads all its input
+      // first), then "analyzing": the source's later counts update the figures, not the stage.
+      let stage: DigestProgress['stage'] = 'reading';
+      const progress = (next: DigestProgress['stage']) => {
+        stage = next;
+        options.onProgress?.({ stage, itemsRead, postsCollected: work.postsCollected, postsAnalyzed: work.postsAnalyzed, signalsFound: work.signalsFound });
+      };
+      const threads = source.threads({
+        communities: memory.communities.map((c) => c.name),
+        since: window.start,
+        until: window.end,
+        project: { id: projectId, name: memory.name, competitors: memory.competitors.map((c) => c.name) },
+        signal: abort.signal,
+        onProgress: (p) => {
+          itemsRead = p.itemsRead;
+          analysis.expect?.(itemsRead);
+          progress(stage);
+        },
+      });
+      let sinceYield = 0;
+      for await (const thread of abortable(threads, abort.signal)) {
+        stage = 'analyzing';
+        // Sources that read a local spill and a synchronous SQLite driver resolve everything as
+        // microtasks: without a turn of the event loop now and then, no timer fires (the lease
+        // renewal starves and the lease expires under a live run) and, inside `signals serve`, no
+        // HTTP request is answered until the run ends.
+        if (++sinceYield >= YIELD_EVERY_THREADS) {
+          sinceYield = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        if (work.add(thread)) {
+          // This batch is analysed while the one before it is grouped and written; waiting for
+          // that one (not this one) keeps at most two batches in memory.
+          const before = work.lastWrite();
+          work.flush(abort.signal);
+          await before;
+          await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
+          progress('analyzing');
+        }
       }
-      if (work.add(thread)) {
-        // This batch is analysed while the one before it is grouped and written; waiting for
-        // that one (not this one) keeps at most two batches in memory.
-        const before = work.lastWrite();
-        work.flush(abort.signal);
-        await before;
-        await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
-        progress('analyzing');
+      await work.flush(abort.signal);
+      progress('grouping');
+      await work.settleThemes(abort.signal);
+      progress('briefing');
+      const communities = source.outcomes?.() ?? [];
+      nothingCollected(communities);
+      const brief = await work.writeBrief(window, label);
+      abort.signal.throwIfAborted();
+      // Every thread is stored: the live source's cursors may move past them now.
+      await source.commit?.();
+      const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
+      if (!(await advanceRun(store.db, runId, 'complete', { ...counts, communities }, now().toISOString()))) {
+        throw new Error('the run was marked failed while it worked (its lease expired)');
       }
+      const summary: DigestSummary = { ...base, ...analysisOf(analysis), status: 'complete', ...counts, communities, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
+      for (const c of communities) if (c.status !== 'ok') log?.warn({ community: c.community, source: c.source, error: c.error }, 'a watched community could not be collected');
+      log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
+      return summary;
+    } catch (err) {
+      // Nothing may still be writing when the run is marked failed: stop the analysis (workers,
+      // requests), then let a batch write in progress finish or fail.
+      abort.abort(err);
+      await analysis.close().catch(() => {});
+      await work.idle();
+      const reason = abort.signal.reason === err ? describe(err) : describe(abort.signal.reason);
+      const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
+      const communities = source.outcomes?.() ?? [];
+      await advanceRun(store.db, runId, 'failed', { ...counts, communities, error: reason }, now().toISOString()).catch((e: unknown) =>
+        log?.error({ err: e }, 'could not record the digest run as failed'),
+      );
+      log?.error({ err, reason }, 'digest run failed');
+      return { ...base, ...analysisOf(analysis), status: 'failed', ...counts, communities, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
+    } finally {
+      clearInterval(heartbeat);
+      await analysis.close().catch((err: unknown) => log?.warn({ err }, 'could not close the analyzer'));
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      await releaseLease(store, projectId, holder, runId).catch((err: unknown) => log?.warn({ err }, 'could not release the digest lease'));
     }
-    await work.flush(abort.signal);
-    progress('grouping');
-    await work.settleThemes(abort.signal);
-    progress('briefing');
-    const communities = source.outcomes?.() ?? [];
-    nothingCollected(communities);
-    const brief = await work.writeBrief(window, label);
-    abort.signal.throwIfAborted();
-    // Every thread is stored: the live source's cursors may move past them now.
-    await source.commit?.();
-    const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
-    if (!(await advanceRun(store.db, runId, 'complete', { ...counts, communities }, now().toISOString()))) {
-      throw new Error('the run was marked failed while it worked (its lease expired)');
-    }
-    const summary: DigestSummary = { ...base, ...analysisOf(analysis), status: 'complete', ...counts, communities, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief, error: null, durationMs: Date.now() - started };
-    for (const c of communities) if (c.status !== 'ok') log?.warn({ community: c.community, source: c.source, error: c.error }, 'a watched community could not be collected');
-    log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
-    return summary;
-  } catch (err) {
-    // Nothing may still be writing when the run is marked failed: stop the analysis (workers,
-    // requests), then let a batch write in progress finish or fail.
-    abort.abort(err);
-    await analysis.close().catch(() => {});
-    await work.idle();
-    const reason = abort.signal.reason === err ? describe(err) : describe(abort.signal.reason);
-    const counts = { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed };
-    const communities = source.outcomes?.() ?? [];
-    await advanceRun(store.db, runId, 'failed', { ...counts, communities, error: reason }, now().toISOString()).catch((e: unknown) =>
-      log?.error({ err: e }, 'could not record the digest run as failed'),
-    );
-    log?.error({ err, reason }, 'digest run failed');
-    return { ...base, ...analysisOf(analysis), status: 'failed', ...counts, communities, ...work.themeCounts(), signalsAdded: work.signalsAdded, brief: null, error: reason, durationMs: Date.now() - started };
-  } finally {
-    clearInterval(heartbeat);
-    await analysis.close().catch((err: unknown) => log?.warn({ err }, 'could not close the analyzer'));
-    options.signal?.removeEventListener('abort', onOuterAbort);
-    await releaseLease(store, projectId, holder, runId).catch((err: unknown) => log?.warn({ err }, 'could not release the digest lease'));
   }
 }
 

@@ -5,6 +5,9 @@
  * so the analyzer and the store never know which one ran.
  */
 import type { BundlePost } from '../bundle.ts';
+import type { CommunityOutcome } from '../../domain/resources.ts';
+
+export type { CommunityOutcome };
 
 /** A post with its comment tree, as stored (`posts` rows) and as analysed. */
 export type SourceThread = BundlePost;
@@ -46,19 +49,6 @@ export interface Source {
   commit?(): Promise<void>;
 }
 
-/** What one watched community gave a run (kept with the run; DESIGN §8 step 5). */
-export interface CommunityOutcome {
-  community: string;
-  /** `reddit-rss`, `reddit-api`, `hn`, `stackexchange`, `github`, `discourse`; null: no source. */
-  source: string | null;
-  status: 'ok' | 'failed' | 'skipped';
-  threads: number;
-  requests: number;
-  /** Why it failed or was skipped. */
-  error?: string;
-  /** What the run should say though nothing failed (a feed's 100-post limit reached, …). */
-  notes?: string[];
-}
 
 /** `r/LocalLLaMA`, `/r/LocalLLaMA/`, `LocalLLaMA` → `localllama`: how a subreddit is matched. */
 export function communityKey(name: string): string {
