@@ -35,6 +35,11 @@ export const editSchema = z.discriminatedUnion('op', [
 ]);
 export type Edit = z.output<typeof editSchema>;
 
+/** Each operation's fields besides `op`, read from the schema (forms that build edits use it). */
+export const EDIT_FIELDS = Object.fromEntries(
+  editSchema.options.map((option) => [option.shape.op.value, Object.keys(option.shape).filter((key) => key !== 'op')]),
+) as unknown as Record<Edit['op'], readonly string[]>;
+
 export interface EditOutcome {
   memory: ProjectMemory;
   applied: string[];

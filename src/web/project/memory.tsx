@@ -10,11 +10,12 @@
  * what was typed kept. A change that worked ends in a redirect (POST-redirect-GET).
  */
 import type { Context, Hono } from 'hono';
+import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { memoryEdit } from '../../capabilities/memory-edit.ts';
 import { ProjectBusyError, removeProject } from '../../auth/project-removal.ts';
-import type { Edit } from '../../domain/edits.ts';
+import { EDIT_FIELDS, type Edit } from '../../domain/edits.ts';
 import { ServiceError } from '../../domain/errors.ts';
 import { LIMITS } from '../../domain/limits.ts';
 import { requestMemoryRefresh, memoryBuildState } from '../../store/memory-builds.ts';
@@ -41,20 +42,6 @@ const SECTION_OF: Record<Edit['op'], Section> = {
   remove_community: 'communities',
   add_filter_rule: 'filterRules',
   remove_filter_rule: 'filterRules',
-};
-
-/** The fields each operation's form sends, by the names memory.edit takes. */
-const FIELDS_OF: Record<Edit['op'], readonly string[]> = {
-  set_product: ['text'],
-  set_icp: ['text'],
-  add_competitor: ['name', 'url', 'description'],
-  remove_competitor: ['name'],
-  add_offering: ['name', 'description'],
-  remove_offering: ['name'],
-  add_community: ['name', 'description'],
-  remove_community: ['name'],
-  add_filter_rule: ['rule'],
-  remove_filter_rule: ['rule'],
 };
 
 const isOp = (op: string): op is Edit['op'] => Object.hasOwn(SECTION_OF, op);
@@ -98,7 +85,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
     const op = str(post.form.op);
     if (!isOp(op)) return page(c, post, { problem: { section: 'product', message: 'This form is out of date: reload the page and try again.', draft: {} } }, 400);
     const draft: Record<string, string> = {};
-    for (const field of FIELDS_OF[op]) draft[field] = str(post.form[field]);
+    for (const field of EDIT_FIELDS[op]) draft[field] = str(post.form[field]);
     const edit = { op, ...draft } as Edit;
     try {
       await invokeEdit(post, edit);
@@ -174,6 +161,7 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
   const problem = (section: Section) => (state.problem?.section === section ? state.problem : undefined);
   const draft = (section: Section, field: string, fallback = '') => problem(section)?.draft[field] ?? fallback;
   const action = projectPath(view.project, '/memory');
+  const common = (section: Section) => ({ section, action, csrf, problem: problem(section), saved: state.saved === section });
   return (
     <ProjectFrame view={view} tab="memory" refreshSeconds={working ? 5 : undefined}>
       <NextSteps view={view} hasRun={props.hasRun} dailyHour={props.dailyHour} />
@@ -229,123 +217,86 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
         </form>
       </section>
 
-      <h2 id="competitors">Competitors</h2>
-      <section>
-        <Saved show={state.saved === 'competitors'} />
-        <p class="hint">Tracked competitors are always recognised in threads, and complaints about them get their own themes.</p>
-        {memory.competitors.length === 0 ? (
-          <p class="muted">No competitors tracked yet.</p>
-        ) : (
-          <ul class="items">
-            {memory.competitors.map((comp) => (
-              <li>
-                <strong>{comp.name}</strong> <ExternalLink href={comp.url}>{comp.url}</ExternalLink>
-                <div class="overflow">{comp.description}</div>
-                <RemoveButton action={action} csrf={csrf} op="remove_competitor" field="name" value={comp.name} label={`Remove competitor ${comp.name}`} />
-              </li>
-            ))}
-          </ul>
-        )}
-        <form method="post" action={action}>
-          <CsrfField token={csrf} />
-          <input type="hidden" name="op" value="add_competitor" />
-          <label for="competitor-name">Name</label>
-          <input id="competitor-name" name="name" required maxlength={LIMITS.name} value={draft('competitors', 'name')} {...invalidIf(problem('competitors'), 'competitors-error')} />
-          <label for="competitor-url">Website</label>
-          <input id="competitor-url" name="url" type="url" required maxlength={LIMITS.url} placeholder="https://…" value={draft('competitors', 'url')} />
-          <label for="competitor-description">What it is</label>
-          <input id="competitor-description" name="description" required maxlength={LIMITS.text} value={draft('competitors', 'description')} />
-          <FieldError id="competitors-error" problem={problem('competitors')} />
-          <button type="submit">Add competitor</button>
-        </form>
-      </section>
+      <ListEditor
+        {...common('competitors')}
+        title="Competitors"
+        hint="Tracked competitors are always recognised in threads, and complaints about them get their own themes."
+        empty="No competitors tracked yet."
+        items={memory.competitors.map((comp) => ({
+          key: comp.name,
+          removeLabel: `Remove competitor ${comp.name}`,
+          body: (
+            <>
+              <strong>{comp.name}</strong> <ExternalLink href={comp.url}>{comp.url}</ExternalLink>
+              <div class="overflow">{comp.description}</div>
+            </>
+          ),
+        }))}
+        remove={{ op: 'remove_competitor', field: 'name' }}
+        add={{ op: 'add_competitor', submit: 'Add competitor' }}
+        fields={[
+          { name: 'name', id: 'competitor-name', label: 'Name', max: LIMITS.name },
+          { name: 'url', id: 'competitor-url', label: 'Website', max: LIMITS.url, type: 'url', placeholder: 'https://…' },
+          { name: 'description', id: 'competitor-description', label: 'What it is', max: LIMITS.text },
+        ]}
+      />
 
-      <h2 id="offerings">Offerings</h2>
-      <section>
-        <Saved show={state.saved === 'offerings'} />
-        <p class="hint">What you sell: a pain one of them answers becomes an “offer” item in the brief.</p>
-        {memory.offerings.length === 0 ? (
-          <p class="muted">No offerings yet.</p>
-        ) : (
-          <ul class="items">
-            {memory.offerings.map((o) => (
-              <li>
-                <strong>{o.name}</strong>
-                <div class="overflow">{o.description}</div>
-                <RemoveButton action={action} csrf={csrf} op="remove_offering" field="name" value={o.name} label={`Remove offering ${o.name}`} />
-              </li>
-            ))}
-          </ul>
-        )}
-        <form method="post" action={action}>
-          <CsrfField token={csrf} />
-          <input type="hidden" name="op" value="add_offering" />
-          <label for="offering-name">Name</label>
-          <input id="offering-name" name="name" required maxlength={LIMITS.name} value={draft('offerings', 'name')} {...invalidIf(problem('offerings'), 'offerings-error')} />
-          <label for="offering-description">What it does for the customer</label>
-          <input id="offering-description" name="description" required maxlength={LIMITS.text} value={draft('offerings', 'description')} />
-          <FieldError id="offerings-error" problem={problem('offerings')} />
-          <button type="submit">Add offering</button>
-        </form>
-      </section>
+      <ListEditor
+        {...common('offerings')}
+        title="Offerings"
+        hint="What you sell: a pain one of them answers becomes an “offer” item in the brief."
+        empty="No offerings yet."
+        items={memory.offerings.map((o) => ({
+          key: o.name,
+          removeLabel: `Remove offering ${o.name}`,
+          body: (
+            <>
+              <strong>{o.name}</strong>
+              <div class="overflow">{o.description}</div>
+            </>
+          ),
+        }))}
+        remove={{ op: 'remove_offering', field: 'name' }}
+        add={{ op: 'add_offering', submit: 'Add offering' }}
+        fields={[
+          { name: 'name', id: 'offering-name', label: 'Name', max: LIMITS.name },
+          { name: 'description', id: 'offering-description', label: 'What it does for the customer', max: LIMITS.text },
+        ]}
+      />
 
-      <h2 id="communities">Watched communities</h2>
-      <section>
-        <Saved show={state.saved === 'communities'} />
-        <p class="hint">
-          Every digest collects what is new in these ({memory.communities.length} of {LIMITS.communities}).
-        </p>
-        {memory.communities.length === 0 ? (
-          <p class="muted">No community watched yet: a digest needs at least one.</p>
-        ) : (
-          <ul class="items">
-            {memory.communities.map((community) => (
-              <li>
-                <strong class="mono">{community.name}</strong>
-                <div class="overflow">{community.description}</div>
-                <RemoveButton action={action} csrf={csrf} op="remove_community" field="name" value={community.name} label={`Stop watching ${community.name}`} />
-              </li>
-            ))}
-          </ul>
-        )}
-        <form method="post" action={action}>
-          <CsrfField token={csrf} />
-          <input type="hidden" name="op" value="add_community" />
-          <label for="community-name">Address</label>
-          <input id="community-name" name="name" required maxlength={LIMITS.name} placeholder="r/SaaS" value={draft('communities', 'name')} {...invalidIf(problem('communities'), 'communities-error')} />
-          <AddressHelp />
-          <label for="community-description">Why you watch it</label>
-          <input id="community-description" name="description" required maxlength={LIMITS.text} placeholder="founders asking how to find customers" value={draft('communities', 'description')} />
-          <FieldError id="communities-error" problem={problem('communities')} />
-          <button type="submit">Watch community</button>
-        </form>
-      </section>
+      <ListEditor
+        {...common('communities')}
+        title="Watched communities"
+        hint={`Every digest collects what is new in these (${memory.communities.length} of ${LIMITS.communities}).`}
+        empty="No community watched yet: a digest needs at least one."
+        items={memory.communities.map((community) => ({
+          key: community.name,
+          removeLabel: `Stop watching ${community.name}`,
+          body: (
+            <>
+              <strong class="mono">{community.name}</strong>
+              <div class="overflow">{community.description}</div>
+            </>
+          ),
+        }))}
+        remove={{ op: 'remove_community', field: 'name' }}
+        add={{ op: 'add_community', submit: 'Watch community' }}
+        fields={[
+          { name: 'name', id: 'community-name', label: 'Address', max: LIMITS.name, placeholder: 'r/SaaS', help: <AddressHelp /> },
+          { name: 'description', id: 'community-description', label: 'Why you watch it', max: LIMITS.text, placeholder: 'founders asking how to find customers' },
+        ]}
+      />
 
-      <h2 id="filterRules">Filter rules</h2>
-      <section>
-        <Saved show={state.saved === 'filterRules'} />
-        <p class="hint">Rules steering what counts as a signal, e.g. “ignore job postings”.</p>
-        {memory.filterRules.length === 0 ? (
-          <p class="muted">No filter rules.</p>
-        ) : (
-          <ul class="items">
-            {memory.filterRules.map((rule) => (
-              <li>
-                <span class="overflow">{rule}</span>
-                <RemoveButton action={action} csrf={csrf} op="remove_filter_rule" field="rule" value={rule} label={`Remove rule ${rule}`} />
-              </li>
-            ))}
-          </ul>
-        )}
-        <form method="post" action={action}>
-          <CsrfField token={csrf} />
-          <input type="hidden" name="op" value="add_filter_rule" />
-          <label for="filter-rule">Rule</label>
-          <input id="filter-rule" name="rule" required maxlength={LIMITS.rule} value={draft('filterRules', 'rule')} {...invalidIf(problem('filterRules'), 'filterRules-error')} />
-          <FieldError id="filterRules-error" problem={problem('filterRules')} />
-          <button type="submit">Add rule</button>
-        </form>
-      </section>
+      <ListEditor
+        {...common('filterRules')}
+        title="Filter rules"
+        hint="Rules steering what counts as a signal, e.g. “ignore job postings”."
+        empty="No filter rules."
+        items={memory.filterRules.map((rule) => ({ key: rule, removeLabel: `Remove rule ${rule}`, body: <span class="overflow">{rule}</span> }))}
+        remove={{ op: 'remove_filter_rule', field: 'rule' }}
+        add={{ op: 'add_filter_rule', submit: 'Add rule' }}
+        fields={[{ name: 'rule', id: 'filter-rule', label: 'Rule', max: LIMITS.rule }]}
+      />
 
       <h2 id="rename">Rename</h2>
       <section>
@@ -438,6 +389,81 @@ function AddressHelp() {
         </li>
       </ul>
     </div>
+  );
+}
+
+interface ListField {
+  name: string;
+  id: string;
+  label: string;
+  max: number;
+  type?: 'url';
+  placeholder?: string;
+  /** Shown under the field (the community address syntax). */
+  help?: Child;
+}
+
+/**
+ * A list field of the memory (competitors, offerings, communities, filter rules): its entries,
+ * each with a Remove button (one `remove_*` edit), and a form adding one (one `add_*` edit).
+ */
+function ListEditor(props: {
+  section: Section;
+  action: string;
+  csrf: string;
+  problem: Problem | undefined;
+  saved: boolean;
+  title: string;
+  hint: string;
+  empty: string;
+  items: { key: string; removeLabel: string; body: Child }[];
+  remove: { op: Edit['op']; field: string };
+  add: { op: Edit['op']; submit: string };
+  fields: ListField[];
+}) {
+  const errorId = `${props.section}-error`;
+  return (
+    <>
+      <h2 id={props.section}>{props.title}</h2>
+      <section>
+        <Saved show={props.saved} />
+        <p class="hint">{props.hint}</p>
+        {props.items.length === 0 ? (
+          <p class="muted">{props.empty}</p>
+        ) : (
+          <ul class="items">
+            {props.items.map((item) => (
+              <li>
+                {item.body}
+                <RemoveButton action={props.action} csrf={props.csrf} op={props.remove.op} field={props.remove.field} value={item.key} label={item.removeLabel} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <form method="post" action={props.action}>
+          <CsrfField token={props.csrf} />
+          <input type="hidden" name="op" value={props.add.op} />
+          {props.fields.map((field, i) => (
+            <>
+              <label for={field.id}>{field.label}</label>
+              <input
+                id={field.id}
+                name={field.name}
+                {...(field.type ? { type: field.type } : {})}
+                required
+                maxlength={field.max}
+                {...(field.placeholder ? { placeholder: field.placeholder } : {})}
+                value={props.problem?.draft[field.name] ?? ''}
+                {...(i === 0 ? invalidIf(props.problem, errorId) : {})}
+              />
+              {field.help ?? null}
+            </>
+          ))}
+          <FieldError id={errorId} problem={props.problem} />
+          <button type="submit">{props.add.submit}</button>
+        </form>
+      </section>
+    </>
   );
 }
 
