@@ -30,11 +30,11 @@ export function LandingPage(props: { who: SessionInfo | undefined }) {
         </ul>
         <p class="actions">
           {who ? (
-            <a href="/dashboard">Go to your projects</a>
+            <a class="button" href="/dashboard">Go to your projects</a>
           ) : (
             <>
-              <a href="/signup">Create an account</a>
-              <a href="/login">Sign in</a>
+              <a class="button" href="/signup">Create an account</a>
+              <a class="button secondary" href="/login">Sign in</a>
             </>
           )}
         </p>

@@ -426,7 +426,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
                     <a href={`/projects/${encodeURIComponent(p.id)}`}>{p.name}</a>
                   </td>
                   <td class="mono">{p.url}</td>
-                  <td>
+                  <td data-label="Memory">
                     <span class={`status ${p.memoryStatus}`} title={MEMORY_STATUS_HELP[p.memoryStatus]}>
                       {p.memoryStatus}
                     </span>
@@ -436,6 +436,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
             </tbody>
           </table>
         )}
+        <h3>New project</h3>
         <form method="post" action="/dashboard/projects">
           <CsrfField token={who.csrf} />
           <ErrorBox message={props.projectError} />
@@ -469,10 +470,10 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
               {keys.map((k) => (
                 <tr>
                   <td>{k.name}</td>
-                  <td>{k.projectId === null ? 'all projects' : (projectName.get(k.projectId) ?? k.projectId)}</td>
-                  <td class="mono">…{k.last4}</td>
-                  <td>{day(k.createdAt)}</td>
-                  <td>{k.lastUsedAt === null ? 'never' : day(k.lastUsedAt)}</td>
+                  <td data-label="Project">{k.projectId === null ? 'all projects' : (projectName.get(k.projectId) ?? k.projectId)}</td>
+                  <td class="mono" data-label="Key">…{k.last4}</td>
+                  <td data-label="Created">{day(k.createdAt)}</td>
+                  <td data-label="Last used">{k.lastUsedAt === null ? 'never' : day(k.lastUsedAt)}</td>
                   <td>
                     <RevokeButton action={`/dashboard/keys/${encodeURIComponent(k.id)}/revoke`} csrf={who.csrf} label={`Revoke key ${k.name}`} />
                   </td>
@@ -481,6 +482,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
             </tbody>
           </table>
         )}
+        <h3>New API key</h3>
         <form method="post" action="/dashboard/keys">
           <CsrfField token={who.csrf} />
           <ErrorBox message={props.keyError} />
@@ -517,9 +519,9 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
               {apps.map((a) => (
                 <tr>
                   <td>{a.name}</td>
-                  <td class="mono">{a.redirectHost}</td>
-                  <td>{a.projectId === null ? 'all projects' : (projectName.get(a.projectId) ?? a.projectId)}</td>
-                  <td>{day(a.updatedAt)}</td>
+                  <td class="mono" data-label="Returns to">{a.redirectHost}</td>
+                  <td data-label="Projects">{a.projectId === null ? 'all projects' : (projectName.get(a.projectId) ?? a.projectId)}</td>
+                  <td data-label="Connected">{day(a.updatedAt)}</td>
                   <td>
                     <RevokeButton action={`/dashboard/apps/${encodeURIComponent(a.clientId)}/revoke`} csrf={who.csrf} label={`Revoke access for ${a.name}`} />
                   </td>

@@ -1,8 +1,9 @@
 /**
  * End to end in a real browser: headless Chromium (Debian's, driven by playwright-core) against
- * the real `signals serve` process. A person signs up, creates a project and an API key, copies
- * the key with the page's copy button, uses it against the HTTP API, revokes it, and is refused
- * afterwards. Then an OAuth client (a loopback redirect URI served by the test) sends the browser
+ * the real `signals serve` process. A person signs up, creates a project (and lands on its page),
+ * creates an API key (shown once on the dashboard after the redirect; a reload neither shows it
+ * again nor creates another), copies the key with the page's copy button, uses it against the HTTP
+ * API, revokes it, and is refused afterwards. Then an OAuth client (a loopback redirect URI served by the test) sends the browser
  * through sign-in and the consent screen, gets tokens that read the chosen project over MCP, and
  * is cut off when the person revokes it on the dashboard. Every page visited is saved as a
  * screenshot under test-artifacts/screenshots/.
@@ -81,14 +82,19 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
     await page.fill('input[name=url]', 'https://acme.example.com');
     await page.fill('form:has(input[name=url]) input[name=name]', 'Acme Analytics');
     await page.click('form:has(input[name=url]) button[type=submit]');
-    await page.waitForURL(`${base}/dashboard`);
-    assert.match(await page.textContent('body') ?? '', /Acme Analytics/);
+    // POST-redirect-GET: a new project opens on its own page, which says what happens next.
+    await page.waitForURL(new RegExp(`^${base}/projects/prj_[A-Za-z0-9_-]+$`));
+    assert.match((await page.textContent('h1')) ?? '', /Acme Analytics/);
+    await shot('project-created');
+    await page.goto(`${base}/dashboard`);
+    assert.match((await page.textContent('body')) ?? '', /Acme Analytics/);
 
     await page.fill('form:has(select) input[name=name]', 'laptop');
     await page.click('form:has(select) button[type=submit]');
-    await page.waitForLoadState();
+    // The key rides the redirect in a sealed cookie and is shown once, on the dashboard.
+    await page.waitForURL(`${base}/dashboard#new-key-notice`);
     await shot('key-shown-once');
-    const shown = await page.inputValue('input[readonly][value^="sgk_"]');
+    const shown = await page.inputValue('#new-key-notice input[readonly][value^="sgk_"]');
     assert.match(shown, /^sgk_[a-z2-7]{32}$/);
     // The copy button (shown by the page's script) puts the key on the clipboard.
     await page.click('button[data-copy="new-key"]');
@@ -106,6 +112,14 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
     const ok = await call();
     assert.equal(ok.status, 200);
     assert.equal((await ok.json()).data.memory.name, 'Acme Analytics');
+
+    // A reload of the page that showed the key neither creates a second key nor shows the key again.
+    await page.reload();
+    await page.waitForLoadState();
+    assert.equal(await page.locator('#new-key-notice').count(), 0, 'the key notice is shown again after a reload');
+    assert.ok(!((await page.content()).includes(key)), 'the full key is in the page after a reload');
+    assert.equal(await page.locator('form[action^="/dashboard/keys/"][action$="/revoke"]').count(), 1, 'a reload created another key');
+    await shot('key-reloaded');
 
     // Shown once: the dashboard lists it by its last four characters only.
     await page.goto(`${base}/dashboard`);

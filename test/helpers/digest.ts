@@ -26,9 +26,9 @@ export function localInferenceMemory(id: string, overrides: Partial<ProjectMemor
   };
 }
 
-export async function createDigestProject(store: Store, ownerId: string, id: string, overrides: Partial<ProjectMemory> = {}): Promise<ProjectMemory> {
+export async function createDigestProject(store: Store, ownerId: string, id: string, overrides: Partial<ProjectMemory> = {}, createdAt = new Date().toISOString()): Promise<ProjectMemory> {
   const memory = localInferenceMemory(id, overrides);
-  await upsertProject(store.db, { id, ownerId, memory, createdAt: new Date().toISOString() });
+  await upsertProject(store.db, { id, ownerId, memory, createdAt });
   return memory;
 }
 

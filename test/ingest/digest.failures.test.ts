@@ -163,10 +163,13 @@ for (const dialect of DIALECTS) {
     });
 
     test('each watched project gets one run per slot; a failed slot is retried at most MAX_ATTEMPTS times', async () => {
-      await createDigestProject(svc.store, svc.users.alice, 'prj_sched');
       // The fixture's newest thread lies inside the day before the slot.
       const slot = new Date(Math.ceil((times[times.length - 1]! + 1) / 3_600_000) * 3_600_000);
       const clock = () => new Date(slot.getTime() + 60_000);
+      const before = new Date(slot.getTime() - 2 * DAY).toISOString();
+      await createDigestProject(svc.store, svc.users.alice, 'prj_sched', {}, before);
+      // Created after the slot closed: its first daily run is the next slot, not this one.
+      await createDigestProject(svc.store, svc.users.alice, 'prj_sched_new', {}, new Date(slot.getTime() + 30_000).toISOString());
       const scheduler = startScheduler({ store: svc.store, logger: silent, hourUtc: slot.getUTCHours(), source: () => memorySource(all), tickMs: 3_600_000, now: clock });
       await scheduler.tick();
       await scheduler.tick();
@@ -177,8 +180,15 @@ for (const dialect of DIALECTS) {
       assert.equal(runs[0]!.window_end, slot.toISOString());
       assert.equal(runs[0]!.window_start, new Date(slot.getTime() - DAY).toISOString());
       assert.ok(Number(runs[0]!.posts_analyzed) > 0);
+      assert.deepEqual(await svc.store.db.selectFrom('runs').select('id').where('project_id', '=', 'prj_sched_new').execute(), []);
+      const nextDay = startScheduler({ store: svc.store, logger: silent, hourUtc: slot.getUTCHours(), source: () => memorySource(all), tickMs: 3_600_000, now: () => new Date(slot.getTime() + DAY + 60_000) });
+      await nextDay.tick();
+      await nextDay.stop();
+      const firstOwn = await svc.store.db.selectFrom('runs').select('window_end').where('project_id', '=', 'prj_sched_new').execute();
+      assert.deepEqual(firstOwn.map((r) => r.window_end), [new Date(slot.getTime() + DAY).toISOString()]);
+      await svc.store.db.deleteFrom('projects').where('id', '=', 'prj_sched_new').execute();
 
-      await createDigestProject(svc.store, svc.users.alice, 'prj_sched_bad');
+      await createDigestProject(svc.store, svc.users.alice, 'prj_sched_bad', {}, before);
       await svc.store.db.deleteFrom('projects').where('id', '=', 'prj_sched').execute();
       const broken = startScheduler({
         store: svc.store,

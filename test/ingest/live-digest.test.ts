@@ -184,7 +184,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('the scheduler in signals serve collects live when no DIGEST_SOURCE is set', async () => {
-      await createDigestProject(svc.store, svc.users.alice, 'prj_live_sched', { communities: [{ name: 'hn: Quantforge', description: '' }] });
+      await createDigestProject(svc.store, svc.users.alice, 'prj_live_sched', { communities: [{ name: 'hn: Quantforge', description: '' }] }, '2026-11-01T00:00:00.000Z');
       resetPacing();
       const scheduler = startScheduler({
         store: svc.store,

@@ -145,8 +145,8 @@ for (const dialect of DIALECTS) {
 
       const dash = await alice.get('/dashboard');
       assert.match(dash.html, /<h2>Connected apps<\/h2>/);
-      assert.match(dash.html, /<td>Test Agent<\/td><td class="mono">127\.0\.0\.1:3999<\/td><td>Gamma<\/td>/);
-      assert.match(dash.html, /<td>Test Agent<\/td><td class="mono">127\.0\.0\.1:3999<\/td><td>all projects<\/td>/);
+      assert.match(dash.html, /<td>Test Agent<\/td><td class="mono" data-label="Returns to">127\.0\.0\.1:3999<\/td><td data-label="Projects">Gamma<\/td>/);
+      assert.match(dash.html, /<td>Test Agent<\/td><td class="mono" data-label="Returns to">127\.0\.0\.1:3999<\/td><td data-label="Projects">all projects<\/td>/);
 
       const revokePage = await alice.get('/dashboard');
       const action = `/dashboard/apps/${encodeURIComponent(clientId)}/revoke`;

@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
       const gamma = rows.find((r) => r.name === 'Gamma')!;
       const delta = rows.find((r) => r.name === 'Delta')!;
       dash = await b.get('/dashboard');
-      assert.match(dash.html, new RegExp(`<td><a href="/projects/${gamma.id}">Gamma</a></td><td class="mono">https://gamma.example.net</td><td><span class="status pending" title="[^"]+">pending</span></td>`));
+      assert.match(dash.html, new RegExp(`<td><a href="/projects/${gamma.id}">Gamma</a></td><td class="mono">https://gamma.example.net</td><td data-label="Memory"><span class="status pending" title="[^"]+">pending</span></td>`));
       assert.match(dash.html, new RegExp(`<option value="${gamma.id}">Gamma</option>`));
 
       // Untied key: any of the user's projects. Tied key: Gamma only.
@@ -82,7 +82,7 @@ for (const dialect of DIALECTS) {
         ['gamma only', 'Gamma', `…${tied.slice(-4)}`, 'used'],
         ['laptop', 'all projects', `…${untied.slice(-4)}`, 'used'],
       ]);
-      assert.match(dash.html, /<td>\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td><td>\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td>/);
+      assert.match(dash.html, /<td data-label="Created">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td><td data-label="Last used">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td>/);
 
       // Revoke the untied key (second row): refused at once, the tied one still works.
       const [, revokeUntied] = revokeActions(dash.html);
@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
       assert.equal(login.location, '/dashboard?tab=keys');
       const root = await b.get('/');
       assert.equal(root.status, 200, 'the landing page, for visitors and the signed-in alike');
-      assert.match(root.html, /<a href="\/dashboard">Go to your projects<\/a>/);
+      assert.match(root.html, /<a class="button" href="\/dashboard">Go to your projects<\/a>/);
     });
 
     test('the stylesheet and copy script are served for the CSP to allow', async () => {

@@ -76,7 +76,15 @@ function manyThemes(): BundleProject {
       const i = k + 1;
       return { id: id(i), type: 'pain' as const, title: `Many theme ${String(i).padStart(2, '0')}`, summary: `Summary ${i}.`, updatedAt: `2026-10-01T${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 === 0 ? '00' : '30'}:00.000Z` };
     }),
-    signals: [signal(1, 1, 1), signal(2, 1, 2), signal(3, 1, 3), signal(4, 2, 1), signal(5, 2, 2)],
+    signals: [
+      signal(1, 1, 1), signal(2, 1, 2), signal(3, 1, 3), signal(4, 2, 1), signal(5, 2, 2),
+      // 35 products, Tool 01 named in all three posts: more than one page of competitors.
+      ...Array.from({ length: 35 }, (_, k) => ({
+        id: `sig_tool${k + 1}`, postId: 'mp1', kind: 'competitor' as const, quote: `Tool ${String(k + 1).padStart(2, '0')} is slow`, author: 'writer', themeId: null,
+        competitor: `Tool ${String(k + 1).padStart(2, '0')}`, seenAt: day(1, 12, 9), moves: {},
+      })),
+      ...[2, 3].map((post) => ({ id: `sig_tool1_${post}`, postId: `mp${post}`, kind: 'competitor' as const, quote: 'Tool 01 again', author: 'writer', themeId: null, competitor: 'Tool 01', seenAt: day(post, 12, 9), moves: {} })),
+    ],
   };
 }
 
@@ -238,7 +246,7 @@ for (const dialect of DIALECTS) {
       const html = page.html;
       assert.match(html, /<a href="\/projects\/prj_alpha\/themes" aria-current="page">Themes<\/a>/);
       assert.match(html, /rows 1–3 of 3 · 2 posts in all/);
-      const rows = [...html.matchAll(/<a href="\/projects\/prj_alpha\/themes\/(sov_[a-z0-9]+)"><strong>([^<]*)<\/strong><\/a>/g)].map((m) => [m[1], m[2]]);
+      const rows = [...html.matchAll(/<a href="\/projects\/prj_alpha\/themes\/(sov_[a-z0-9]+)\?type=pain&amp;sort=recent"><strong>([^<]*)<\/strong><\/a>/g)].map((m) => [m[1], m[2]]);
       assert.deepEqual(rows, [
         ['sov_a1', 'Failing billing webhooks'],
         ['sov_a2', 'Measuring churn'],
@@ -256,7 +264,7 @@ for (const dialect of DIALECTS) {
     test('themes: the other type and the other sort through their links', async () => {
       const competitor = await ok(ALICE, '/projects/prj_alpha/themes?type=competitor&sort=recent');
       assert.match(competitor.html, /rows 1–1 of 1/);
-      assert.match(competitor.html, /<a href="\/projects\/prj_alpha\/themes\/sov_ac"><strong>Ollama speed<\/strong><\/a><p class="theme-summary">Ollama is slow for teams\.<\/p>/);
+      assert.match(competitor.html, /<a href="\/projects\/prj_alpha\/themes\/sov_ac\?type=competitor&amp;sort=recent"><strong>Ollama speed<\/strong><\/a><p class="theme-summary">Ollama is slow for teams\.<\/p>/);
       assert.doesNotMatch(competitor.html, /Failing billing webhooks/);
       assert.match(competitor.html, /<strong aria-current="true">Competitor weaknesses<\/strong>/);
       assert.match(competitor.html, /<a href="\/projects\/prj_alpha\/themes\?type=pain&amp;sort=recent">Customer pains<\/a>/);
@@ -265,6 +273,19 @@ for (const dialect of DIALECTS) {
       const byPosts = await ok(ALICE, '/projects/prj_alpha/themes?type=competitor&sort=posts');
       assert.match(byPosts.html, /<strong aria-current="true">Most posts<\/strong>/);
       assert.match(byPosts.html, /<a href="\/projects\/prj_alpha\/themes\?type=competitor&amp;sort=recent">Most recent<\/a>/);
+    });
+
+    test('competitors: 30 a page, most-mentioned first, a page past the end shows the last', async () => {
+      const names = (html: string) => [...html.matchAll(/<strong>(Tool \d\d)<\/strong>/g)].map((m) => m[1]!);
+      const first = await ok(DORA, '/projects/prj_many/competitors');
+      assert.equal(names(first.html).length, 30);
+      assert.equal(names(first.html)[0], 'Tool 01');
+      assert.match(first.html, /<span class="muted">← Previous<\/span><span>page 1 of 2 \(35 products\)<\/span><a rel="next" href="\/projects\/prj_many\/competitors\?page=2">Next →<\/a>/);
+      const second = await ok(DORA, '/projects/prj_many/competitors?page=2');
+      assert.equal(names(second.html).length, 5);
+      assert.equal(new Set([...names(first.html), ...names(second.html)]).size, 35);
+      assert.deepEqual(names((await ok(DORA, '/projects/prj_many/competitors?page=99')).html), names(second.html));
+      assert.deepEqual(names((await ok(DORA, '/projects/prj_many/competitors?page=abc')).html), names(first.html));
     });
 
     test('themes: 20 rows a page, previous/next links, both sorts keep their order across pages', async () => {
@@ -335,7 +356,10 @@ for (const dialect of DIALECTS) {
       assert.match(html, /<h1>Failing billing webhooks<\/h1>/);
       assert.match(html, /<p class="overflow">Webhooks fail silently\.<\/p>/);
       assert.match(html, /2 posts · first seen <time datetime="2026-11-10T13:00:00.000Z">Nov 10, 2026<\/time> · last seen <time datetime="2026-11-11T13:00:00.000Z">Nov 11, 2026<\/time>/);
-      assert.match(html, /<a href="\/projects\/prj_alpha\/themes">← All themes<\/a>/);
+      assert.match(html, /<a href="\/projects\/prj_alpha\/themes\?type=pain&amp;sort=recent">← All themes<\/a>/);
+      // Opened from page 2 of the competitor themes by posts: the way back returns there.
+      const fromList = await ok(ALICE, '/projects/prj_alpha/themes/sov_ac?type=competitor&sort=posts&page=2');
+      assert.match(fromList.html, /<a href="\/projects\/prj_alpha\/themes\?type=competitor&amp;sort=posts&amp;page=2">← All themes<\/a>/);
       assert.match(html, /<h2>2 quotes, newest first<\/h2>/);
       const quotes = [...html.matchAll(/<blockquote><p>([^<]*)<\/p><\/blockquote><p class="hint"><span class="quote-author">([^<]*)<\/span> in <span class="quote-community">([^<]*)<\/span> · <time datetime="[^"]*">([^<]*)<\/time> · <a href="([^"]*)" rel="noopener noreferrer nofollow" target="_blank">([^<]*)<\/a>/g)].map((m) => m.slice(1));
       assert.deepEqual(quotes, [

@@ -1,7 +1,8 @@
 /**
  * The daily digest inside `signals serve` (DESIGN §8): every tick, for each project that watches a
  * community, run the window that ended at the latest `DIGEST_HOUR_UTC:00` unless that slot already
- * has a run (complete, in progress, or failed MAX_ATTEMPTS times). The window starts where the
+ * has a run (complete, in progress, or failed MAX_ATTEMPTS times) or closed before the project
+ * was created. The window starts where the
  * project's last complete run ended (at most MAX_CATCH_UP back), else one day before the slot.
  *
  * Several processes may run this against one PostgreSQL: the project lease decides which one
@@ -63,9 +64,13 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       log.warn(failed, 'digest run failed: its process stopped before finishing (lease expired)');
     }
     const slot = latestSlot(now(), options.hourUtc);
-    const projects = await store.db.selectFrom('projects').select(['id', 'communities']).where('communities', '!=', '[]').orderBy('id').execute();
+    const projects = await store.db.selectFrom('projects').select(['id', 'created_at']).where('communities', '!=', '[]').orderBy('id').execute();
     for (const project of projects) {
       if (abort.signal.aborted) return;
+      // A project's first daily run is the first slot after it was created ("the first digest
+      // runs at 06:00 UTC — or run it now"): a slot that closed before it existed is not its to
+      // run, and running it at once would take the 30-day window of its first "Run now".
+      if (project.created_at > slot.toISOString()) continue;
       const runs = await runsEndingAt(store.db, project.id, slot.toISOString());
       if (runs.some((r) => r.status !== 'failed') || runs.length >= MAX_ATTEMPTS) continue;
       const last = await lastCompleteWindowEnd(store.db, project.id);

@@ -11,7 +11,7 @@ import { competitorsList } from '../../capabilities/competitors-list.ts';
 import { LIMITS } from '../../domain/limits.ts';
 import type { CompetitorEntry } from '../../domain/resources.ts';
 import type { WebEnv } from '../security.ts';
-import { count, ExternalLink, invokeFor, projectPage, projectPath, ProjectFrame, renderPage, type ProjectPageDeps, type ProjectView } from './context.tsx';
+import { count, ExternalLink, pageParam, invokeFor, projectPage, projectPath, ProjectFrame, renderPage, type ProjectPageDeps, type ProjectView } from './context.tsx';
 
 /** As competitors.list groups products: case-insensitively, ignoring surrounding spaces. */
 const keyOf = (name: string) => name.trim().toLowerCase();
@@ -21,11 +21,17 @@ export function competitorsRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): voi
     const view = await projectPage(c, deps);
     if (view instanceof Response) return view;
     const { competitors } = await invokeFor(deps.store, view, competitorsList, {});
-    return renderPage(c, <CompetitorsPage view={view} competitors={competitors} />);
+    const pageCount = Math.max(1, Math.ceil(competitors.length / COMPETITORS_PAGE_SIZE));
+    const page = Math.min(pageParam(c.req.query('page')).value, pageCount);
+    const shown = competitors.slice((page - 1) * COMPETITORS_PAGE_SIZE, page * COMPETITORS_PAGE_SIZE);
+    return renderPage(c, <CompetitorsPage view={view} competitors={shown} total={competitors.length} page={page} pageCount={pageCount} />);
   });
 }
 
-function CompetitorsPage(props: { view: ProjectView; competitors: CompetitorEntry[] }) {
+/** A busy community names hundreds of products: a page shows the most-mentioned first, 30 at a time. */
+export const COMPETITORS_PAGE_SIZE = 30;
+
+function CompetitorsPage(props: { view: ProjectView; competitors: CompetitorEntry[]; total: number; page: number; pageCount: number }) {
   const { view, competitors } = props;
   const tracked = new Map(view.project.memory.competitors.map((c) => [keyOf(c.name), c]));
   return (
@@ -85,6 +91,15 @@ function CompetitorsPage(props: { view: ProjectView; competitors: CompetitorEntr
               );
             })}
           </ul>
+          {props.pageCount > 1 ? (
+            <nav class="pager" aria-label="Pages">
+              {props.page > 1 ? <a rel="prev" href={projectPath(view.project, `/competitors?page=${props.page - 1}`)}>← Previous</a> : <span class="muted">← Previous</span>}
+              <span>
+                page {props.page} of {props.pageCount} ({count(props.total, 'product')})
+              </span>
+              {props.page < props.pageCount ? <a rel="next" href={projectPath(view.project, `/competitors?page=${props.page + 1}`)}>Next →</a> : <span class="muted">Next →</span>}
+            </nav>
+          ) : null}
           {competitors.some((e) => e.mentions > LIMITS.competitorSources) ? (
             <p class="hint">At most the {LIMITS.competitorSources} newest mentions of a product are listed.</p>
           ) : null}

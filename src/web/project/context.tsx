@@ -159,6 +159,14 @@ export function day(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 }
 
+/** A `page` query value: 1 when absent; `ok: false` (and 1) when it is not a page number. */
+export function pageParam(value: string | undefined): { value: number; ok: boolean } {
+  if (value === undefined) return { value: 1, ok: true };
+  if (!/^[0-9]{1,7}$/.test(value)) return { value: 1, ok: false };
+  const n = Number(value);
+  return n >= 1 && n <= LIMITS.pageMax ? { value: n, ok: true } : { value: 1, ok: false };
+}
+
 /** "1 post", "3 posts". */
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -49,6 +49,8 @@ const isOp = (op: string): op is Edit['op'] => Object.hasOwn(SECTION_OF, op);
 interface Problem {
   section: Section;
   message: string;
+  /** The form field the error is about, when memory.edit names one (`edits[0].url: …`). */
+  field?: string;
   /** What the person typed, shown again in the form. */
   draft: Record<string, string>;
 }
@@ -92,7 +94,8 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
     } catch (err) {
       if (!(err instanceof ServiceError) || err.code === 'internal') throw err;
       const status = err.code === 'limit' ? 409 : err.code === 'not_found' ? 404 : 400;
-      return page(c, post, { problem: { section: SECTION_OF[op], message: readable(err.message), draft } }, status);
+      const field = /^(?:input\.)?edits\[\d+\]\.(\w+):/.exec(err.message)?.[1];
+      return page(c, post, { problem: { section: SECTION_OF[op], message: readable(err.message), draft, ...(field ? { field } : {}) } }, status);
     }
     return c.redirect(`${projectPath(post.project)}?saved=${SECTION_OF[op]}#${SECTION_OF[op]}`, 303);
   });
@@ -160,8 +163,10 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
   const working = memory.memoryStatus === 'pending' || memory.memoryStatus === 'building';
   const problem = (section: Section) => (state.problem?.section === section ? state.problem : undefined);
   const draft = (section: Section, field: string, fallback = '') => problem(section)?.draft[field] ?? fallback;
-  const action = projectPath(view.project, '/memory');
-  const common = (section: Section) => ({ section, action, csrf, problem: problem(section), saved: state.saved === section });
+  // Each form posts to an address ending in its own section: when the answer is the page again
+  // with an error, the browser scrolls to the form that has it.
+  const action = (section: Section) => `${projectPath(view.project, '/memory')}#${section}`;
+  const common = (section: Section) => ({ section, action: action(section), csrf, problem: problem(section), saved: state.saved === section });
   return (
     <ProjectFrame view={view} tab="memory" refreshSeconds={working ? 5 : undefined}>
       <NextSteps view={view} hasRun={props.hasRun} dailyHour={props.dailyHour} />
@@ -190,7 +195,7 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
       <h2 id="product">Product</h2>
       <section>
         <Saved show={state.saved === 'product'} />
-        <form method="post" action={action}>
+        <form method="post" action={action('product')}>
           <CsrfField token={csrf} />
           <input type="hidden" name="op" value="set_product" />
           <label for="product-text">What the product does</label>
@@ -205,7 +210,7 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
       <h2 id="icp">Ideal customer</h2>
       <section>
         <Saved show={state.saved === 'icp'} />
-        <form method="post" action={action}>
+        <form method="post" action={action('icp')}>
           <CsrfField token={csrf} />
           <input type="hidden" name="op" value="set_icp" />
           <label for="icp-text">Who the product is for</label>
@@ -301,7 +306,7 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
       <h2 id="rename">Rename</h2>
       <section>
         <Saved show={state.saved === 'rename'} />
-        <form method="post" action={projectPath(view.project, '/rename')}>
+        <form method="post" action={`${projectPath(view.project, '/rename')}#rename`}>
           <CsrfField token={csrf} />
           <label for="project-name">Project name</label>
           <input id="project-name" name="name" required maxlength={LIMITS.name} value={draft('rename', 'name', memory.name)} {...invalidIf(problem('rename'), 'rename-error')} />
@@ -317,11 +322,13 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
           are revoked. This cannot be undone.
         </p>
         <form method="post" action={projectPath(view.project, '/delete')}>
+          {/* No #delete on the action: a browser keeps an action's fragment on the redirect that
+              follows (to the dashboard); a refused delete focuses its field instead. */}
           <CsrfField token={csrf} />
           <label for="delete-confirm">
             Type <strong>{memory.name}</strong> to confirm
           </label>
-          <input id="delete-confirm" name="confirm" required autocomplete="off" maxlength={LIMITS.name + 10} value={draft('delete', 'confirm')} {...invalidIf(problem('delete'), 'delete-error')} />
+          <input id="delete-confirm" name="confirm" required autocomplete="off" maxlength={LIMITS.name + 10} value={draft('delete', 'confirm')} {...invalidIf(problem('delete'), 'delete-error')} {...(problem('delete') ? { autofocus: true } : {})} />
           <FieldError id="delete-error" problem={problem('delete')} />
           <button type="submit" class="destructive">
             Delete project
@@ -443,7 +450,10 @@ function ListEditor(props: {
         <form method="post" action={props.action}>
           <CsrfField token={props.csrf} />
           <input type="hidden" name="op" value={props.add.op} />
-          {props.fields.map((field, i) => (
+          {props.fields.map((field, i) => {
+            // The error goes under the field it is about (the first one when it names none).
+            const here = props.problem !== undefined && (props.problem.field === field.name || (i === 0 && !props.fields.some((f) => f.name === props.problem?.field)));
+            return (
             <>
               <label for={field.id}>{field.label}</label>
               <input
@@ -454,12 +464,13 @@ function ListEditor(props: {
                 maxlength={field.max}
                 {...(field.placeholder ? { placeholder: field.placeholder } : {})}
                 value={props.problem?.draft[field.name] ?? ''}
-                {...(i === 0 ? invalidIf(props.problem, errorId) : {})}
+                {...(here ? invalidIf(props.problem, errorId) : {})}
               />
+              {here ? <FieldError id={errorId} problem={props.problem} /> : null}
               {field.help ?? null}
             </>
-          ))}
-          <FieldError id={errorId} problem={props.problem} />
+            );
+          })}
           <button type="submit">{props.add.submit}</button>
         </form>
       </section>

@@ -18,6 +18,7 @@ import { THEME_TYPES, type ThemeFull, type ThemeRow, type ThemeType } from '../.
 import type { WebEnv } from '../security.ts';
 import {
   count,
+  pageParam,
   day,
   ExternalLink,
   invokeFor,
@@ -51,17 +52,10 @@ function oneOf<T extends string>(allowed: readonly T[], value: string | undefine
   return (allowed as readonly string[]).includes(value) ? { value: value as T, ok: true } : { value: fallback, ok: false };
 }
 
-function pageOf(value: string | undefined): { value: number; ok: boolean } {
-  if (value === undefined) return { value: 1, ok: true };
-  if (!/^[0-9]{1,7}$/.test(value)) return { value: 1, ok: false };
-  const n = Number(value);
-  return n >= 1 && n <= LIMITS.pageMax ? { value: n, ok: true } : { value: 1, ok: false };
-}
-
 function themeQuery(c: Context): ThemeQuery {
   const type = oneOf(THEME_TYPES, c.req.query('type'), 'pain');
   const sort = oneOf(SORTS, c.req.query('sort'), 'recent');
-  const page = pageOf(c.req.query('page'));
+  const page = pageParam(c.req.query('page'));
   return { type: type.value, sort: sort.value, page: page.value, fellBack: !(type.ok && sort.ok && page.ok) };
 }
 
@@ -85,7 +79,9 @@ export function themesRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
       if (err instanceof ServiceError && (err.code === 'not_found' || err.code === 'invalid')) return projectNotFound(c, view.who);
       throw err;
     }
-    return renderPage(c, <ThemePage view={view} theme={theme} />);
+    // The list the person came from (its type, sort and page ride along on the theme's link).
+    const from = themeQuery(c);
+    return renderPage(c, <ThemePage view={view} theme={theme} back={listHref(view, from)} />);
   });
 }
 
@@ -107,10 +103,17 @@ function listHref(view: ProjectView, q: { type: ThemeType; sort: Sort; page: num
   return projectPath(view.project, `/themes?${params.toString()}`);
 }
 
+/** One theme's page, remembering the list it was opened from. */
+function themeHref(view: ProjectView, sovId: string, from: { type: ThemeType; sort: Sort; page: number }): string {
+  const list = listHref(view, from);
+  const query = list.slice(list.indexOf('?'));
+  return projectPath(view.project, `/themes/${encodeURIComponent(sovId)}${query}`);
+}
+
 /** A choice among a few values: the current one as text, the others as links. */
 function Switch<T extends string>(props: { label: string; values: readonly T[]; current: T; labels: Record<T, string>; href: (v: T) => string }) {
   return (
-    <nav class="pager" aria-label={props.label}>
+    <nav class="switch" aria-label={props.label}>
       <span class="muted">{props.label}:</span>
       {props.values.map((v) =>
         v === props.current ? (
@@ -158,7 +161,7 @@ function ThemesPage(props: { view: ProjectView; query: ThemeQuery; data: ListDat
             <ul class="items">
               {data.rows.map((r) => (
                 <li class="overflow">
-                  <a href={projectPath(view.project, `/themes/${encodeURIComponent(r.id)}`)}>
+                  <a href={themeHref(view, r.id, query)}>
                     <strong>{r.title}</strong>
                   </a>
                   <p class="theme-summary">{r.summary}</p>
@@ -198,12 +201,12 @@ function ThemesPage(props: { view: ProjectView; query: ThemeQuery; data: ListDat
 
 // --- one theme ---------------------------------------------------------------------------------
 
-function ThemePage(props: { view: ProjectView; theme: ThemeFull }) {
+function ThemePage(props: { view: ProjectView; theme: ThemeFull; back: string }) {
   const { view, theme } = props;
   return (
     <ProjectFrame view={view} tab="themes" title={theme.title}>
       <p>
-        <a href={projectPath(view.project, '/themes')}>← All themes</a>
+        <a href={props.back}>← All themes</a>
       </p>
       <section>
         <p class="overflow">{theme.summary}</p>
