@@ -265,9 +265,15 @@ form ignore \`render\` and answer \`{ "data": … }\` only.
 - **User-scoped** capabilities (${userScoped.join(', ')}) span the caller's whole account and
   ignore \`project\`.
 - A key tied to a project always uses that project; \`project\` is ignored.
-- Otherwise \`project\` matches, case-insensitively, as a substring of the URLs of the caller's
+- Otherwise a \`project\` that is exactly one of the caller's project ids (\`prj_…\`) selects that
+  project. Any other value matches, case-insensitively, as a substring of the URLs of the caller's
   projects. Several matches: the most recently created of them. No match: \`forbidden\` (the same
-  answer as someone else's project).
+  answer as someone else's project, whose id is no match either). \`signals\` commands that take
+  \`--project\` select the same way, so one value names one project everywhere.
+- Within one account a project URL is unique, compared without scheme case, \`www.\`, trailing
+  slash, query or fragment: creating a second project with the same URL (dashboard, \`signals
+  project create\`, \`signals import\`) is refused as \`invalid\`, so that no project hides another.
+  Another path (\`https://acme.com/docs\`) or another subdomain is another URL.
 - Without \`project\`: the caller's most recently created project.
 - A caller with no project at all gets \`not_found\` ("No project yet") from project-scoped
   capabilities.

@@ -204,7 +204,8 @@ for (const dialect of DIALECTS) {
       const recent = writeRedditExport({ shiftTo: new Date(slot.getTime() - 60_000) });
       const project = 'prj_cli_sched';
       const owner = await store.db.selectFrom('projects').select('owner_id').where('id', '=', PROJECT).executeTakeFirstOrThrow();
-      await createDigestProject(store, owner.owner_id, project);
+      // Created before the slot closed: the slot is the project's to run.
+      await createDigestProject(store, owner.owner_id, project, {}, new Date(slot.getTime() - 3_600_000).toISOString());
       // Only the new project is watched, so the servers' work is this one slot.
       await store.db.updateTable('projects').set({ communities: '[]' }).where('id', '=', PROJECT).execute();
       const env = { DIGEST_SOURCE: `file:${recent.dir}`, DIGEST_HOUR_UTC: String(slot.getUTCHours()), DIGEST_TICK_SECONDS: '1' };
