@@ -6,12 +6,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AnalyzerMemory } from './analyzer.ts';
 import { threadReader } from './rules.ts';
+import { collectGarbage } from '../heap.ts';
 import type { SourceThread } from '../sources/source.ts';
 
 const read = threadReader((workerData as { memory: AnalyzerMemory }).memory);
 parentPort!.on('message', (message: { id: number; threads: SourceThread[] }) => {
   try {
     parentPort!.postMessage({ id: message.id, signals: message.threads.map(read) });
+    // A chunk's garbage dies with it: collect before the next one (see ../heap.ts).
+    collectGarbage();
   } catch (err) {
     parentPort!.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) });
   }

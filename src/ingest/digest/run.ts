@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { derivedId, newId } from '../../domain/ids.ts';
 import type { ProjectMemory, SignalKind } from '../../domain/resources.ts';
+import { collectGarbage, enableCollections } from '../heap.ts';
 import type { Store } from '../../store/db.ts';
 import { competitorKey } from '../../store/competitors.ts';
 import {
@@ -194,6 +195,8 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
     }, Math.max(50, Math.floor(leaseMs / 3)));
     heartbeat.unref();
 
+    // Before the analyzer starts its workers, so that they can collect too.
+    enableCollections();
     const analysis = analyzer.start(memory);
     const work = new RunWork(store, projectId, memory, analysis, options.batchThreads ?? BATCH_THREADS, now);
     const label = windowLabel(window);
@@ -246,6 +249,8 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
           work.flush(abort.signal);
           await before;
           await recordRunProgress(store.db, runId, { signalCounts: work.signalCounts, postsAnalyzed: work.postsAnalyzed });
+          // The batch before this one is written: its garbage is all dead now.
+          collectGarbage();
           progress('analyzing');
         }
       }
