@@ -27,6 +27,16 @@ describe('product names', () => {
     assert.deepEqual(find('We use Canvas for quizzes and it keeps crashing.'), ['Canvas']);
   });
 
+  test('a plural of a name the community knows says what the name says; a closing period is not part of a name', () => {
+    // GGUF (a file format) and Mac (hardware) are never products in the shipped lists; Docker is one.
+    assert.deepEqual(find('I switched to GGUFs and tried Macs for this.'), []);
+    assert.deepEqual(find('I run everything with Dockers these days.'), ['Docker']);
+    // A plural whose singular nobody labelled goes by the ordinary rules.
+    assert.deepEqual(find('I switched to Koboldcpps.'), ['Koboldcpps']);
+    assert.deepEqual(find('Last month I switched to Docker.'), ['Docker']);
+    assert.deepEqual(find('Honestly I just switched to Zoom.'), ['Zoom']);
+  });
+
   test('no context, no product: a capitalised word alone is not a name', () => {
     assert.deepEqual(find('Zoom was down again today.'), []);
     assert.deepEqual(find('Hate it. Group projects are the worst.'), []);

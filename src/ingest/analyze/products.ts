@@ -208,7 +208,8 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
       const headline = titleCase(tokens);
       let lastAccepted = -1;
       for (const [from, to] of candidates(tokens)) {
-        const written = phraseOf(tokens, from, to);
+        // A sentence's closing period glued to its last word ("switched to Jan.") is not the name's.
+        const written = phraseOf(tokens, from, to).replace(/(?<=[A-Za-z0-9])\.+$/, '');
         const name = spelled(written);
         const first = tokens[from]!;
         if (tracked.some((t) => t.pattern.test(written))) continue;
@@ -217,14 +218,16 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
           add(name, false);
           continue;
         }
-        const family = familyKey(name);
+        const family = knownFamily(familyKey(name), written, knownProducts, notProducts);
         if (notProducts.has(family)) continue;
+        // "Dockers" is a mention of Docker.
+        const singular = family !== familyKey(name) ? name.slice(0, -1) : name;
         const listed = lastAccepted !== -1 && from - lastAccepted <= 2 && /^(?:,|or|and|\/)$/.test(tokens[from - 1]?.lower ?? '');
         const context = listed ? 'strong' : contextOf(tokens, from, to);
         if (context === 'none') continue;
         if (knownProducts.has(family)) {
           // The community calls it a product: its shape and place need not say so ("Docker", "Continue").
-          if (!actsAsMaker(tokens, to)) add(name, false);
+          if (!actsAsMaker(tokens, to)) add(singular, false);
           lastAccepted = to;
           continue;
         }
@@ -241,6 +244,17 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
       return [...out.values()];
     },
   };
+}
+
+/**
+ * A plural of a name the labels know is that name: "GGUFs" and "Macs" say what "GGUF" and "Mac"
+ * say (never products), "Dockers" what "Docker" says. Only for a plural `s` written in lower case
+ * after the name ("LLMs", not "ROCS"), and only when the plural itself is not a known name.
+ */
+function knownFamily(family: string, written: string, products: ReadonlySet<string>, notProducts: ReadonlySet<string>): string {
+  if (products.has(family) || notProducts.has(family) || !/[A-Za-z]s$/.test(written) || !/[^s]s$/.test(family)) return family;
+  const singular = family.slice(0, -1);
+  return products.has(singular) || notProducts.has(singular) ? singular : family;
 }
 
 /** The tracked product of a family: the one spelled as the family itself, else the shortest. */
