@@ -89,6 +89,17 @@ describe('theme grouper', () => {
     assert.match(g.summary(theme), /^2 posts in r\/LocalLLaMA since 2025-08-0\d describe this, for example “/);
   });
 
+  test('a title names the thing that fails, not the kind of failure ("Problems with error" said nothing)', () => {
+    const g = grouper();
+    const title = 'Tokenizer error';
+    g.add(pain('e1', 'I get an error in the tokenizer.', title));
+    g.add(pain('e2', 'The tokenizer gives an error.', title));
+    const { themeId } = g.add(pain('e3', 'Again an error in the tokenizer.', title));
+    assert.ok(themeId, 'the pains share a theme');
+    // "error" and "tokenizer" are equally frequent here: the thing is the title, the error its kind.
+    assert.equal(g.title(g.get(themeId)!), 'Tokenizer failures');
+  });
+
   test('context: the thread title, not the post text (it made unrelated posts look alike)', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
     assert.equal(painContext(thread), 'Out of memory');

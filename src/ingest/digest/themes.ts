@@ -64,6 +64,14 @@ const VAGUE = new Set(
     'i i\'m i’m im me my you your we our it its they them this that these those'
   ).split(' '),
 );
+/**
+ * Words that say what kind of problem it is, not what it is about: the title's problem word says
+ * that already ("Problems with error" said nothing; "Server failures" does).
+ */
+const PROBLEM_NOUNS = new Set(
+  'error errors bug bugs failure failures crash crashes exception exceptions glitch glitches slowdown slowness cost costs price prices trouble troubles hallucination hallucinations'.split(' '),
+);
+
 /** A chunk in more than this share of the pains names nothing in particular ("model" in r/LocalLLaMA). */
 const TITLE_MAX_SHARE = 0.05;
 
@@ -511,7 +519,7 @@ function chunksOf(tokens: readonly Token[]): { key: string; display: string }[] 
     while (start < to - 1 && (tokens[start]!.pos === 'ADJ' && VAGUE.has(tokens[start]!.lower))) start++;
     const words = tokens.slice(start, to);
     if (words.length > 5) continue;
-    if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma))) continue;
+    if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma) || PROBLEM_NOUNS.has(t.lower) || PROBLEM_NOUNS.has(t.lemma))) continue;
     if (words.length === 1 && (words[0]!.text.length < 3 || /\d/.test(words[0]!.text))) continue;
     // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
     if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) continue;
