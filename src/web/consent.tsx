@@ -13,19 +13,14 @@ import { Hono, type Context } from 'hono';
 import type { Auth } from '../auth/better-auth.ts';
 import { recordGrant } from '../auth/oauth-grants.ts';
 import type { ProjectSummary } from '../domain/resources.ts';
-import type { Store } from '../store/db.ts';
 import { listProjectSummaries } from '../store/projects.ts';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
 import { nextLocation, oauthQueryField, oauthQueryOf, pendingAuthorization, type OAuthRequestView } from './oauth-flow.ts';
-import { refused, render, str, type SessionInfo, type SignedInPost } from './pages.tsx';
+import { refused, render, str, type PageDeps, type SessionInfo } from './pages.tsx';
 import type { WebEnv } from './security.ts';
 
-export interface ConsentDeps {
-  store: Store;
+export interface ConsentDeps extends PageDeps {
   auth: Auth;
-  publicUrl: string;
-  session(c: Context): Promise<SessionInfo | undefined>;
-  signedInPost(c: Context): Promise<SignedInPost>;
 }
 
 /** What each scope lets the client do, in the user's words. */

@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Auth } from '../auth/better-auth.ts';
+import type { Store } from '../store/db.ts';
 import { Layout } from './layout.tsx';
 import { sameOrigin, sameToken, sessionCsrfToken } from './security.ts';
 
@@ -21,6 +22,14 @@ export interface SessionInfo {
 }
 
 export type SignedInPost = { who: SessionInfo; form: Record<string, unknown> } | Response;
+
+/** What every group of signed-in pages is given (consent, project pages). */
+export interface PageDeps {
+  store: Store;
+  publicUrl: string;
+  session(c: Context): Promise<SessionInfo | undefined>;
+  signedInPost(c: Context): Promise<SignedInPost>;
+}
 
 export function sessionHelpers(auth: Auth, publicUrl: string) {
   const secret = auth.$context.then((ctx) => ctx.secret);

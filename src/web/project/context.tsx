@@ -21,14 +21,10 @@ import type { Logger } from '../../logger.ts';
 import type { Store } from '../../store/db.ts';
 import { selectProject, type ProjectRecord } from '../../store/projects.ts';
 import { Layout } from '../layout.tsx';
-import { render, type SessionInfo, type SignedInPost } from '../pages.tsx';
+import { render, type PageDeps, type SessionInfo } from '../pages.tsx';
 
-export interface ProjectPageDeps {
-  store: Store;
+export interface ProjectPageDeps extends PageDeps {
   logger: Logger;
-  publicUrl: string;
-  session(c: Context): Promise<SessionInfo | undefined>;
-  signedInPost(c: Context): Promise<SignedInPost>;
   /** Absent when the app runs without `signals serve`'s background work (some tests). */
   launcher?: DigestLauncher;
   /** The hour (UTC) the daily digest window closes (DIGEST_HOUR_UTC). */

@@ -13,7 +13,6 @@ import type { Context, Hono } from 'hono';
 import { painsGet } from '../../capabilities/pains-get.ts';
 import { painsList } from '../../capabilities/pains-list.ts';
 import { ServiceError } from '../../domain/errors.ts';
-import { LIMITS } from '../../domain/limits.ts';
 import { THEME_TYPES, type ThemeFull, type ThemeRow, type ThemeType } from '../../domain/resources.ts';
 import type { WebEnv } from '../security.ts';
 import {
