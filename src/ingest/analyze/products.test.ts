@@ -37,6 +37,13 @@ describe('product names', () => {
     assert.deepEqual(find('Honestly I just switched to Zoom.'), ['Zoom']);
   });
 
+  test('a failure is something a product does, not what a person says or thinks', () => {
+    assert.deepEqual(find('If you listen closely, Zuck doesn’t specify what is being used.'), []);
+    assert.deepEqual(find('Honestly Altman doesn’t think about local users at all.'), []);
+    assert.deepEqual(find('For me Koboldcpp doesn’t support tool calling.'), ['Koboldcpp']);
+    assert.deepEqual(find('For me Koboldcpp doesn’t seem to load anything.'), ['Koboldcpp']);
+  });
+
   test('no context, no product: a capitalised word alone is not a name', () => {
     assert.deepEqual(find('Zoom was down again today.'), []);
     assert.deepEqual(find('Hate it. Group projects are the worst.'), []);

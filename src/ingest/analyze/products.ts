@@ -83,6 +83,24 @@ const STRONG_BEFORE = new Set(['vs', 'vs.', 'versus', 'than', 'of']);
 const WEAK_BEFORE = new Set(['in', 'with', 'via', 'through', 'on', 'from', 'to', 'into', 'like', 'and', 'or']);
 const FAILURE_AFTER = new Set('crash crashes keep keeps fail fails failed doesn doesn’t does did won will can cannot is was sucks suck breaks broke hangs freezes refuses lacks'.split(' '));
 
+/**
+ * Verbs of opinion and speech, said of people, not software: "Zuck doesn't specify what…", "Altman
+ * doesn't think…" tell what a person thinks or says; a product fails to do ("doesn't support",
+ * "won't load", "keeps crashing"). Verbs said of software too ("doesn't like long prompts",
+ * "doesn't want to load", "doesn't seem to work") are left out.
+ */
+const PERSON_VERBS = new Set('think believe care say tell specify mention agree admit claim promise deserve'.split(' '));
+
+/** The first verb after the name (past auxiliaries, negations and adverbs) is a PERSON_VERBS one. */
+function speaksOrFeels(tokens: readonly Token[], to: number): boolean {
+  for (let i = to; i < Math.min(tokens.length, to + 5); i++) {
+    const t = tokens[i]!;
+    if (t.pos === 'AUX' || t.pos === 'PART' || t.pos === 'ADV' || t.lower === "n't" || t.lower === 'n’t' || t.lower === 'not') continue;
+    return t.pos === 'VERB' && PERSON_VERBS.has(t.lemma);
+  }
+  return false;
+}
+
 /** Names that look like products but never are (compromise knows places, people and dates). */
 const NEVER = new Set(
   (
@@ -308,7 +326,7 @@ function contextOf(tokens: readonly Token[], from: number, to: number): 'strong'
   }
   const after = tokens[to];
   if (after && (after.lower === 'vs' || after.lower === 'vs.' || after.lower === 'versus')) return 'strong';
-  if (after && FAILURE_AFTER.has(after.lower) && tokens.slice(to, to + 4).some((t) => FAILURE_WORDS.test(t.lower))) return 'strong';
+  if (after && FAILURE_AFTER.has(after.lower) && tokens.slice(to, to + 4).some((t) => FAILURE_WORDS.test(t.lower)) && !speaksOrFeels(tokens, to)) return 'strong';
   if (before && WEAK_BEFORE.has(before.lower)) return 'weak';
   return 'none';
 }
