@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openAuth } from '../../src/auth/better-auth.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -99,12 +100,18 @@ for (const dialect of DIALECTS) {
       const otherToken = csrfOf((await other.get('/dashboard')).html);
       const mine = csrfOf((await a.get('/dashboard')).html);
       assert.notEqual(mine, otherToken);
+      // A live key and a connected app of lena's, for the two revoke forms.
+      const lena = (await svc.store.db.selectFrom('user').select('id').where('email', '=', 'lena@example.com').executeTakeFirstOrThrow()).id;
+      const key = await createApiKey(svc.store.db, { userId: lena, projectId: null, name: 'kept' });
+      await svc.store.db.insertInto('oauth_grants').values({ user_id: lena, client_id: 'client_kept', project_id: null, created_at: '2026-11-20T00:00:00.000Z', updated_at: '2026-11-20T00:00:00.000Z' }).execute();
       const keys = await count('api_keys');
       const projects = await count('projects');
       for (const csrf of [undefined, '', 'x'.repeat(mine.length), otherToken]) {
         for (const [path, fields] of [
           ['/dashboard/keys', { name: 'k', project: '' }],
           ['/dashboard/projects', { name: 'P', url: 'https://p.example', category: '' }],
+          [`/dashboard/keys/${key.id}/revoke`, {}],
+          ['/dashboard/apps/client_kept/revoke', {}],
           ['/logout', {}],
         ] as const) {
           const res = await a.post(path, csrf === undefined ? fields : { ...fields, csrf });
@@ -114,6 +121,8 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(await count('api_keys'), keys);
       assert.equal(await count('projects'), projects);
+      assert.equal((await svc.invoke(key.key, { capability: 'project.list' })).status, 200, 'the key survived the refused revokes');
+      assert.ok(await svc.store.db.selectFrom('oauth_grants').select('client_id').where('client_id', '=', 'client_kept').executeTakeFirst(), 'so did the app');
       assert.equal((await a.get('/dashboard')).status, 200, 'still signed in: the refused logout did nothing');
     });
 
