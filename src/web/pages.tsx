@@ -53,6 +53,11 @@ export function sessionHelpers(auth: Auth, publicUrl: string) {
   return { session, signedInPost };
 }
 
+/** `2026-05-01 14:03 UTC`: stable, locale-free, short enough for a phone; `never` for null. */
+export function when(iso: string | null): string {
+  return iso === null ? 'never' : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }

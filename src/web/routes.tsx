@@ -33,7 +33,7 @@ import { APP_CSS, COPY_JS } from './assets.ts';
 import { consentRoutes } from './consent.tsx';
 import { CsrfField, ErrorBox, Layout } from './layout.tsx';
 import { nextLocation, oauthQueryField, oauthQueryOf, pendingAuthorization, type OAuthRequestView } from './oauth-flow.ts';
-import { forwardCookies, refused, render, sessionHelpers, str, type SessionInfo } from './pages.tsx';
+import { forwardCookies, refused, render, sessionHelpers, str, when, type SessionInfo } from './pages.tsx';
 import { SignInThrottle } from './throttle.ts';
 import { checkPreSessionToken, pageHeaders, preSessionToken, safeNext, sameOrigin, type WebEnv } from './security.ts';
 
@@ -472,8 +472,8 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
                   <td>{k.name}</td>
                   <td data-label="Project">{k.projectId === null ? 'all projects' : (projectName.get(k.projectId) ?? k.projectId)}</td>
                   <td class="mono" data-label="Key">…{k.last4}</td>
-                  <td data-label="Created">{day(k.createdAt)}</td>
-                  <td data-label="Last used">{k.lastUsedAt === null ? 'never' : day(k.lastUsedAt)}</td>
+                  <td data-label="Created">{when(k.createdAt)}</td>
+                  <td data-label="Last used">{when(k.lastUsedAt)}</td>
                   <td>
                     <RevokeButton action={`/dashboard/keys/${encodeURIComponent(k.id)}/revoke`} csrf={who.csrf} label={`Revoke key ${k.name}`} />
                   </td>
@@ -521,7 +521,7 @@ function DashboardPage(props: { who: SessionInfo; projects: ProjectSummary[]; ke
                   <td>{a.name}</td>
                   <td class="mono" data-label="Returns to">{a.redirectHost}</td>
                   <td data-label="Projects">{a.projectId === null ? 'all projects' : (projectName.get(a.projectId) ?? a.projectId)}</td>
-                  <td data-label="Connected">{day(a.updatedAt)}</td>
+                  <td data-label="Connected">{when(a.updatedAt)}</td>
                   <td>
                     <RevokeButton action={`/dashboard/apps/${encodeURIComponent(a.clientId)}/revoke`} csrf={who.csrf} label={`Revoke access for ${a.name}`} />
                   </td>
@@ -553,9 +553,4 @@ function RevokeButton(props: { action: string; csrf: string; label: string }) {
       </button>
     </form>
   );
-}
-
-/** `2026-05-01 14:03 UTC`: stable, locale-free, short enough for a phone. */
-function day(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }

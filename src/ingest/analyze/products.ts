@@ -231,15 +231,16 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
         const name = spelled(written);
         const first = tokens[from]!;
         if (tracked.some((t) => t.pattern.test(written))) continue;
+        const spelledFamily = familyKey(name);
         // "Qwen3-32B" when the project tracks "Qwen": its family is tracked, so it counts anywhere.
-        if (familyMember(tracked, familyKey(name))) {
+        if (familyMember(tracked, spelledFamily)) {
           add(name, false);
           continue;
         }
-        const family = knownFamily(familyKey(name), written, knownProducts, notProducts);
+        const family = knownFamily(spelledFamily, written, knownProducts, notProducts);
         if (notProducts.has(family)) continue;
         // "Dockers" is a mention of Docker.
-        const singular = family !== familyKey(name) ? name.slice(0, -1) : name;
+        const singular = family !== spelledFamily ? name.slice(0, -1) : name;
         const listed = lastAccepted !== -1 && from - lastAccepted <= 2 && /^(?:,|or|and|\/)$/.test(tokens[from - 1]?.lower ?? '');
         const context = listed ? 'strong' : contextOf(tokens, from, to);
         if (context === 'none') continue;

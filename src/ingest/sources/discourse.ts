@@ -31,7 +31,7 @@
 import { SourceError } from '../../net/polite.ts';
 import type { Collect } from './live.ts';
 import type { SourceThread } from './source.ts';
-import { authorName, decodeEntities, htmlToText, isoFromText, nestComments, postText, titleText, type FlatComment } from './thread.ts';
+import { authorName, numericId, decodeEntities, htmlToText, isoFromText, nestComments, postText, titleText, type FlatComment } from './thread.ts';
 
 const MAX_PAGES = 5;
 const MAX_TOPICS = 50;
@@ -123,7 +123,7 @@ async function activeTopics(collect: Collect, forum: Forum): Promise<{ id: strin
     collect.read(topics.length);
     let stillActive = false;
     for (const topic of topics) {
-      const id = idOf(topic?.id);
+      const id = numericId(topic?.id);
       const last = timeOf(topic?.last_posted_at) ?? timeOf(topic?.created_at);
       if (id === undefined || last === undefined) continue;
       const pinned = topic.pinned === true || topic.pinned_globally === true;
@@ -185,16 +185,16 @@ async function readTopic(collect: Collect, forum: Forum, listed: { id: string; s
     throw err;
   }
   const stream = topic?.post_stream;
-  if (typeof topic !== 'object' || topic === null || idOf(topic.id) !== id || typeof stream !== 'object' || stream === null || !Array.isArray(stream.posts)) {
+  if (typeof topic !== 'object' || topic === null || numericId(topic.id) !== id || typeof stream !== 'object' || stream === null || !Array.isArray(stream.posts)) {
     throw new SourceError('malformed', `the answer for topic ${id} of ${forum.host} is not that topic with its posts`);
   }
   const posts = new Map<string, Post>();
   for (const post of stream.posts as Post[]) {
-    const pid = idOf(post?.id);
+    const pid = numericId(post?.id);
     if (pid !== undefined) posts.set(pid, post);
   }
   collect.read(posts.size);
-  const all = Array.isArray(stream.stream) ? [...new Set((stream.stream as unknown[]).map(idOf).filter((p): p is string => p !== undefined))] : [];
+  const all = Array.isArray(stream.stream) ? [...new Set((stream.stream as unknown[]).map(numericId).filter((p): p is string => p !== undefined))] : [];
   let missing = all.filter((p) => !posts.has(p));
   if (missing.length > MAX_EXTRA_POSTS) {
     collect.note(`topic ${id}: ${missing.length - MAX_EXTRA_POSTS} older replies past the per-topic bound of ${POSTS_PER_REQUEST + MAX_EXTRA_POSTS} posts were left out`);
@@ -208,7 +208,7 @@ async function readTopic(collect: Collect, forum: Forum, listed: { id: string; s
     if (!Array.isArray(more)) throw new SourceError('malformed', `${forum.host} answered the posts of topic ${id} without "post_stream.posts"`);
     collect.read(more.length);
     for (const post of more as Post[]) {
-      const pid = idOf(post?.id);
+      const pid = numericId(post?.id);
       if (pid !== undefined) posts.set(pid, post);
     }
   }
@@ -217,19 +217,19 @@ async function readTopic(collect: Collect, forum: Forum, listed: { id: string; s
 
 /** A topic and its posts as a stored thread: post 1 is the body, the others comments. */
 function threadOf(forum: Forum, topic: Topic, listedSlug: string, posts: readonly Post[], onDropped: (n: number) => void): SourceThread {
-  const id = idOf(topic.id)!;
+  const id = numericId(topic.id)!;
   const first = posts.find((p) => p.post_number === 1);
   const created = isoFromText(topic.created_at) ?? isoFromText(first?.created_at);
   if (created === undefined) throw new SourceError('malformed', `topic ${id} of ${forum.host} has no creation time`);
   // Post numbers → our comment ids, for the reply links.
   const byNumber = new Map<number, string>();
   for (const post of posts) {
-    const pid = idOf(post.id);
+    const pid = numericId(post.id);
     if (pid !== undefined && typeof post.post_number === 'number') byNumber.set(post.post_number, `p${pid}`);
   }
   const flat: FlatComment[] = [];
   for (const post of posts) {
-    const pid = idOf(post.id);
+    const pid = numericId(post.id);
     const at = isoFromText(post.created_at);
     if (post === first || pid === undefined || at === undefined || post.post_type === SMALL_ACTION) continue;
     const replyTo = typeof post.reply_to_post_number === 'number' && post.reply_to_post_number !== 1 ? byNumber.get(post.reply_to_post_number) : undefined;
@@ -276,9 +276,4 @@ function likesOf(post: Post): number {
 function timeOf(value: unknown): number | undefined {
   const iso = isoFromText(value);
   return iso === undefined ? undefined : Date.parse(iso);
-}
-
-function idOf(value: unknown): string | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-  return /^\d{1,12}$/.test(text) ? text : undefined;
 }

@@ -24,7 +24,7 @@
  * limit answers 403 with `retry-after` (or with `x-ratelimit-remaining: 0`): the polite client
  * waits and retries it like a 429, until `x-ratelimit-reset` when there is no `retry-after`.
  */
-import { SourceError, type PoliteResponse } from '../../net/polite.ts';
+import { headerText, SourceError, type PoliteResponse } from '../../net/polite.ts';
 import type { Collect } from './live.ts';
 import type { SourceThread } from './source.ts';
 import { authorName, isoFromText, nestComments, postText, titleText, type FlatComment } from './thread.ts';
@@ -122,11 +122,11 @@ export async function* collectGithub(collect: Collect, owner: string, repo: stri
       throw err;
     }
     const { data, response } = answer;
-    const remaining = single(response.headers['x-ratelimit-remaining']);
+    const remaining = headerText(response.headers['x-ratelimit-remaining']);
     const reset = resetMsOf(response.headers['x-ratelimit-reset']);
     if (remaining === '0' && reset !== undefined) {
       // Measured against the server's own clock, so a skewed local clock does not matter.
-      const date = Date.parse(single(response.headers.date) ?? '');
+      const date = Date.parse(headerText(response.headers.date) ?? '');
       spent = { resetMs: reset, nowMs: Number.isFinite(date) ? date : Date.now() };
     }
     return { data, next: nextLink(response.headers.link, origin, host) };
@@ -257,13 +257,9 @@ function plusOnes(reactions: Reactions | undefined): number {
   return typeof n === 'number' && Number.isFinite(n) ? Math.trunc(n) : 0;
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** `x-ratelimit-reset` (epoch seconds) → epoch milliseconds. */
 function resetMsOf(value: string | string[] | undefined): number | undefined {
-  const text = single(value)?.trim();
+  const text = headerText(value)?.trim();
   return text !== undefined && /^\d{1,12}$/.test(text) ? Number(text) * 1000 : undefined;
 }
 

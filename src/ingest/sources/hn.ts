@@ -15,7 +15,7 @@
 import { SourceError } from '../../net/polite.ts';
 import type { Collect } from './live.ts';
 import type { SourceThread } from './source.ts';
-import { authorName, htmlToText, isoFromSeconds, isoFromText, nestComments, postText, titleText, type FlatComment } from './thread.ts';
+import { authorName, numericId, htmlToText, isoFromSeconds, isoFromText, nestComments, postText, titleText, type FlatComment } from './thread.ts';
 
 const HITS_PER_PAGE = 100;
 const MAX_PAGES = 5;
@@ -72,7 +72,7 @@ export async function* collectHn(collect: Collect, addressTerms: readonly string
       collect.read(hits.length);
       for (const hit of hits) {
         const tags = Array.isArray(hit._tags) ? hit._tags : [];
-        const story = tags.includes('story') ? idOf(hit.objectID) : idOf(hit.story_id);
+        const story = tags.includes('story') ? numericId(hit.objectID) : numericId(hit.story_id);
         if (story === undefined || stories.has(story)) continue;
         if (stories.size >= MAX_STORIES) {
           capped = true;
@@ -96,14 +96,14 @@ export async function* collectHn(collect: Collect, addressTerms: readonly string
 
 /** One story item with its comment tree as a stored thread; undefined for a deleted story. */
 export function threadOf(item: Item, id: string, onDropped: (n: number) => void): SourceThread | undefined {
-  if (typeof item !== 'object' || item === null || idOf(item.id) !== id) throw new SourceError('malformed', `the item answer for story ${id} is not that story`);
+  if (typeof item !== 'object' || item === null || numericId(item.id) !== id) throw new SourceError('malformed', `the item answer for story ${id} is not that story`);
   const created = isoFromSeconds(item.created_at_i) ?? isoFromText(item.created_at);
   if (created === undefined) throw new SourceError('malformed', `story ${id} has no creation time`);
   const flat: FlatComment[] = [];
   const walk = (children: unknown, parent: string | null) => {
     if (!Array.isArray(children)) return;
     for (const child of children as Item[]) {
-      const cid = idOf(child?.id);
+      const cid = numericId(child?.id);
       const at = isoFromSeconds(child?.created_at_i) ?? isoFromText(child?.created_at);
       if (cid === undefined || at === undefined) continue;
       const deleted = child.author === null && child.text === null;
@@ -133,9 +133,4 @@ export function threadOf(item: Item, id: string, onDropped: (n: number) => void)
     postCreatedAt: created,
     comments,
   };
-}
-
-function idOf(value: unknown): string | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-  return /^\d{1,12}$/.test(text) ? text : undefined;
 }

@@ -37,10 +37,10 @@
  * moves past that post, so its missing comments are not asked again; the note says which post.)
  */
 import { USER_AGENT } from '../../net/fetch.ts';
-import { SourceError, type PoliteResponse } from '../../net/polite.ts';
+import { headerText, SourceError, type PoliteResponse } from '../../net/polite.ts';
 import type { Collect } from './live.ts';
 import type { SourceThread } from './source.ts';
-import { authorName, decodeEntities, isoFromSeconds, nestComments, postText, titleText, type FlatComment } from './thread.ts';
+import { authorName, finiteNumber, decodeEntities, isoFromSeconds, nestComments, postText, titleText, type FlatComment } from './thread.ts';
 
 const PAGE_SIZE = 100;
 const MAX_LISTING_PAGES = 5;
@@ -295,7 +295,7 @@ function childrenOf(listing: unknown, what: string): Thing[] {
 
 function postOf(data: Record<string, unknown> | undefined): Post {
   const id = typeof data?.id === 'string' && ID.test(data.id) ? data.id : undefined;
-  const created = numberOf(data?.created_utc);
+  const created = finiteNumber(data?.created_utc);
   const subreddit = typeof data?.subreddit === 'string' ? data.subreddit : '';
   if (!data || id === undefined || created === undefined || subreddit === '') throw new SourceError('malformed', 'the listing has a post without id, subreddit or created_utc');
   const permalink = typeof data.permalink === 'string' && data.permalink.startsWith('/') ? data.permalink : `/r/${subreddit}/comments/${id}/`;
@@ -305,10 +305,10 @@ function postOf(data: Record<string, unknown> | undefined): Post {
     title: typeof data.title === 'string' ? data.title : '',
     selftext: typeof data.selftext === 'string' ? data.selftext : '',
     author: authorName(data.author),
-    score: Math.trunc(numberOf(data.score) ?? 0),
+    score: Math.trunc(finiteNumber(data.score) ?? 0),
     created,
     permalink,
-    numComments: numberOf(data.num_comments) ?? 1,
+    numComments: finiteNumber(data.num_comments) ?? 1,
   };
 }
 
@@ -324,7 +324,7 @@ function commentOf(data: Record<string, unknown>): FlatComment | undefined {
     author: authorName(data.author),
     // '[deleted]' and '[removed]' bodies are kept as Reddit shows them.
     body: postText(decodeEntities(typeof data.body === 'string' ? data.body : '')),
-    score: Math.trunc(numberOf(data.score) ?? 0),
+    score: Math.trunc(finiteNumber(data.score) ?? 0),
     createdAt,
   };
 }
@@ -344,13 +344,9 @@ function threadOf(post: Post, comments: SourceThread['comments']): SourceThread 
   };
 }
 
-function numberOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 /** A rate header (`"598.0"`) as a number. */
 function secondsOf(value: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
+  const text = headerText(value);
   if (text === undefined || text.trim() === '') return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;

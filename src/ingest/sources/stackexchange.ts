@@ -38,7 +38,7 @@
 import { SourceError } from '../../net/polite.ts';
 import type { Collect } from './live.ts';
 import type { SourceThread } from './source.ts';
-import { authorName, decodeEntities, htmlToText, isoFromSeconds, nestComments, postText, titleText, type FlatComment } from './thread.ts';
+import { authorName, finiteNumber, numericId, decodeEntities, htmlToText, isoFromSeconds, nestComments, postText, titleText, type FlatComment } from './thread.ts';
 
 const PAGE_SIZE = 100;
 /** Ids per vectorized call (the API's own limit). */
@@ -93,40 +93,40 @@ export async function* collectStackExchange(collect: Collect, site: string, tags
     const found = await api.list('questions', { tagged: tag, sort: 'activity', order: 'desc', ...window }, `questions tagged [${tag}]`, MAX_QUESTIONS);
     capped ||= found.cut;
     for (const q of found.items) {
-      const id = idOf(q.question_id);
+      const id = numericId(q.question_id);
       if (id !== undefined && !questions.has(id)) questions.set(id, q);
     }
   }
-  let chosen = [...questions.values()].sort((a, b) => seconds(b.last_activity_date) - seconds(a.last_activity_date));
+  let chosen = [...questions.values()].sort((a, b) => (finiteNumber(b.last_activity_date) ?? 0) - (finiteNumber(a.last_activity_date) ?? 0));
   if (chosen.length > MAX_QUESTIONS) {
     capped = true;
     chosen = chosen.slice(0, MAX_QUESTIONS);
   }
   if (capped) collect.note(`more than ${MAX_QUESTIONS} questions were active in the window; the ${MAX_QUESTIONS} most recently active were read`);
-  const ids = chosen.map((q) => idOf(q.question_id)!);
+  const ids = chosen.map((q) => numericId(q.question_id)!);
   if (ids.length === 0) return;
 
   // Answers (only for questions that have some), then comments on questions and on answers.
   const flat = new Map<string, FlatComment[]>(ids.map((id) => [id, []]));
-  const answered = chosen.filter((q) => typeof q.answer_count !== 'number' || q.answer_count > 0).map((q) => idOf(q.question_id)!);
+  const answered = chosen.filter((q) => typeof q.answer_count !== 'number' || q.answer_count > 0).map((q) => numericId(q.question_id)!);
   const questionOfAnswer = new Map<string, string>();
   for (const a of await api.byIds('questions', answered, 'answers')) {
-    const aid = idOf(a.answer_id);
-    const qid = idOf(a.question_id);
+    const aid = numericId(a.answer_id);
+    const qid = numericId(a.question_id);
     const comment = aid !== undefined && qid !== undefined ? commentOf(a, `a${aid}`, null) : undefined;
     if (!comment || !flat.has(qid!) || questionOfAnswer.has(aid!)) continue;
     questionOfAnswer.set(aid!, qid!);
     flat.get(qid!)!.push(comment);
   }
   for (const c of await api.byIds('questions', ids, 'comments')) {
-    const cid = idOf(c.comment_id);
-    const qid = idOf(c.post_id);
+    const cid = numericId(c.comment_id);
+    const qid = numericId(c.post_id);
     const comment = cid !== undefined ? commentOf(c, `c${cid}`, null) : undefined;
     if (comment && qid !== undefined && flat.has(qid)) flat.get(qid)!.push(comment);
   }
   for (const c of await api.byIds('answers', [...questionOfAnswer.keys()], 'comments')) {
-    const cid = idOf(c.comment_id);
-    const aid = idOf(c.post_id);
+    const cid = numericId(c.comment_id);
+    const aid = numericId(c.post_id);
     const qid = aid === undefined ? undefined : questionOfAnswer.get(aid);
     const comment = cid !== undefined ? commentOf(c, `c${cid}`, `a${aid}`) : undefined;
     if (comment && qid !== undefined) flat.get(qid)!.push(comment);
@@ -134,7 +134,7 @@ export async function* collectStackExchange(collect: Collect, site: string, tags
 
   let unusable = 0;
   for (const q of chosen) {
-    const id = idOf(q.question_id)!;
+    const id = numericId(q.question_id)!;
     const thread = threadOf(q, site, flat.get(id)!, (n) => collect.note(`question ${id}: ${n} answers and comments past the per-thread bound were left out`));
     if (thread) yield thread;
     else unusable += 1;
@@ -228,7 +228,7 @@ function commentOf(post: Post, id: string, parentId: string | null): FlatComment
 
 /** A question with its answers and comments as a stored thread; undefined without link or time. */
 export function threadOf(q: Post, site: string, flat: readonly FlatComment[], onDropped: (n: number) => void): SourceThread | undefined {
-  const id = idOf(q.question_id);
+  const id = numericId(q.question_id);
   const created = isoFromSeconds(q.creation_date);
   const link = urlOf(q.link);
   if (id === undefined || created === undefined || link === null) return undefined;
@@ -294,13 +294,4 @@ function urlOf(value: unknown): URL | null {
   } catch {
     return null;
   }
-}
-
-function seconds(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
-function idOf(value: unknown): string | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-  return /^\d{1,12}$/.test(text) ? text : undefined;
 }

@@ -126,6 +126,17 @@ function byTimeThenId(a: { createdAt: string; id: string }, b: { createdAt: stri
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** A numeric id as JSON APIs send it, a number or a digit string (HN, Stack Exchange, Discourse). */
+export function numericId(value: unknown): string | undefined {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  return /^\d{1,12}$/.test(text) ? text : undefined;
+}
+
+/** A JSON number that is one (not NaN, not Infinity, not a string). */
+export function finiteNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 /** Unix seconds (as sources send them) → ISO timestamp; undefined when not a time. */
 export function isoFromSeconds(value: unknown): string | undefined {
   const n = typeof value === 'string' ? Number(value) : value;

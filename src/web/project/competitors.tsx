@@ -11,7 +11,7 @@ import { competitorsList } from '../../capabilities/competitors-list.ts';
 import { LIMITS } from '../../domain/limits.ts';
 import type { CompetitorEntry } from '../../domain/resources.ts';
 import type { WebEnv } from '../security.ts';
-import { count, ExternalLink, pageParam, invokeFor, projectPage, projectPath, ProjectFrame, renderPage, type ProjectPageDeps, type ProjectView } from './context.tsx';
+import { count, ExternalLink, Pager, pageParam, invokeFor, projectPage, projectPath, ProjectFrame, renderPage, type ProjectPageDeps, type ProjectView } from './context.tsx';
 
 /** As competitors.list groups products: case-insensitively, ignoring surrounding spaces. */
 const keyOf = (name: string) => name.trim().toLowerCase();
@@ -92,13 +92,7 @@ function CompetitorsPage(props: { view: ProjectView; competitors: CompetitorEntr
             })}
           </ul>
           {props.pageCount > 1 ? (
-            <nav class="pager" aria-label="Pages">
-              {props.page > 1 ? <a rel="prev" href={projectPath(view.project, `/competitors?page=${props.page - 1}`)}>← Previous</a> : <span class="muted">← Previous</span>}
-              <span>
-                page {props.page} of {props.pageCount} ({count(props.total, 'product')})
-              </span>
-              {props.page < props.pageCount ? <a rel="next" href={projectPath(view.project, `/competitors?page=${props.page + 1}`)}>Next →</a> : <span class="muted">Next →</span>}
-            </nav>
+            <Pager page={props.page} pageCount={props.pageCount} href={(page) => projectPath(view.project, `/competitors?page=${page}`)} suffix={` (${count(props.total, 'product')})`} />
           ) : null}
           {competitors.some((e) => e.mentions > LIMITS.competitorSources) ? (
             <p class="hint">At most the {LIMITS.competitorSources} newest mentions of a product are listed.</p>

@@ -11,7 +11,6 @@
  */
 import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { invokeCapability } from '../../capabilities/invoke.ts';
 import type { Caller, ProjectCapability } from '../../capabilities/types.ts';
@@ -129,10 +128,6 @@ export function ProjectFrame(props: { view: ProjectView; tab: ProjectTab; title?
   );
 }
 
-export function renderPage(c: Context, page: Child, status: ContentfulStatusCode = 200): Promise<Response> {
-  return render(c, page, status);
-}
-
 /** A link to a community thread or site: never a referrer, never an opener, never endorsed. */
 export function ExternalLink(props: { href: string; children?: Child }) {
   // Only http(s) links are shown as links: a `javascript:` URL from an imported bundle is text.
@@ -144,10 +139,7 @@ export function ExternalLink(props: { href: string; children?: Child }) {
   );
 }
 
-/** `2026-05-01 14:03 UTC`: stable, locale-free, short enough for a phone. */
-export function when(iso: string | null): string {
-  return iso === null ? 'never' : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-}
+export { render as renderPage, when } from '../pages.tsx';
 
 /** `May 1, 2026` for dates where the hour does not matter. */
 export function day(iso: string): string {
@@ -161,6 +153,33 @@ export function pageParam(value: string | undefined): { value: number; ok: boole
   if (!/^[0-9]{1,7}$/.test(value)) return { value: 1, ok: false };
   const n = Number(value);
   return n >= 1 && n <= LIMITS.pageMax ? { value: n, ok: true } : { value: 1, ok: false };
+}
+
+/** Previous / "page N of M" / next; the previous of a page past the end is the last page. */
+export function Pager(props: { page: number; pageCount: number; href: (page: number) => string; suffix?: string }) {
+  const { page, pageCount } = props;
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page > 1 ? (
+        <a rel="prev" href={props.href(Math.min(page - 1, pageCount))}>
+          ← Previous
+        </a>
+      ) : (
+        <span class="muted">← Previous</span>
+      )}
+      <span>
+        page {page} of {pageCount}
+        {props.suffix ?? ''}
+      </span>
+      {page < pageCount ? (
+        <a rel="next" href={props.href(page + 1)}>
+          Next →
+        </a>
+      ) : (
+        <span class="muted">Next →</span>
+      )}
+    </nav>
+  );
 }
 
 /** "1 post", "3 posts". */

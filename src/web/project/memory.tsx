@@ -192,35 +192,8 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
         )}
       </section>
 
-      <h2 id="product">Product</h2>
-      <section>
-        <Saved show={state.saved === 'product'} />
-        <form method="post" action={action('product')}>
-          <CsrfField token={csrf} />
-          <input type="hidden" name="op" value="set_product" />
-          <label for="product-text">What the product does</label>
-          <textarea id="product-text" name="text" maxlength={LIMITS.text} required {...invalidIf(problem('product'), 'product-error')}>
-            {draft('product', 'text', memory.description)}
-          </textarea>
-          <FieldError id="product-error" problem={problem('product')} />
-          <button type="submit">Save product</button>
-        </form>
-      </section>
-
-      <h2 id="icp">Ideal customer</h2>
-      <section>
-        <Saved show={state.saved === 'icp'} />
-        <form method="post" action={action('icp')}>
-          <CsrfField token={csrf} />
-          <input type="hidden" name="op" value="set_icp" />
-          <label for="icp-text">Who the product is for</label>
-          <textarea id="icp-text" name="text" maxlength={LIMITS.text} required {...invalidIf(problem('icp'), 'icp-error')}>
-            {draft('icp', 'text', memory.idealCustomer)}
-          </textarea>
-          <FieldError id="icp-error" problem={problem('icp')} />
-          <button type="submit">Save ideal customer</button>
-        </form>
-      </section>
+      <TextEditor {...common('product')} title="Product" op="set_product" label="What the product does" text={draft('product', 'text', memory.description)} submit="Save product" />
+      <TextEditor {...common('icp')} title="Ideal customer" op="set_icp" label="Who the product is for" text={draft('icp', 'text', memory.idealCustomer)} submit="Save ideal customer" />
 
       <ListEditor
         {...common('competitors')}
@@ -396,6 +369,30 @@ function AddressHelp() {
         </li>
       </ul>
     </div>
+  );
+}
+
+/** A text field of the memory (product, ideal customer): one `set_*` edit replaces it. */
+function TextEditor(props: { section: Section; action: string; csrf: string; problem: Problem | undefined; saved: boolean; title: string; op: Edit['op']; label: string; text: string; submit: string }) {
+  const id = `${props.section}-text`;
+  const errorId = `${props.section}-error`;
+  return (
+    <>
+      <h2 id={props.section}>{props.title}</h2>
+      <section>
+        <Saved show={props.saved} />
+        <form method="post" action={props.action}>
+          <CsrfField token={props.csrf} />
+          <input type="hidden" name="op" value={props.op} />
+          <label for={id}>{props.label}</label>
+          <textarea id={id} name="text" maxlength={LIMITS.text} required {...invalidIf(props.problem, errorId)}>
+            {props.text}
+          </textarea>
+          <FieldError id={errorId} problem={props.problem} />
+          <button type="submit">{props.submit}</button>
+        </form>
+      </section>
+    </>
   );
 }
 

@@ -17,6 +17,7 @@ import { THEME_TYPES, type ThemeFull, type ThemeRow, type ThemeType } from '../.
 import type { WebEnv } from '../security.ts';
 import {
   count,
+  Pager,
   pageParam,
   day,
   ExternalLink,
@@ -173,25 +174,7 @@ function ThemesPage(props: { view: ProjectView; query: ThemeQuery; data: ListDat
           </>
         )}
         {data.totalCount > 0 && data.pageCount > 1 ? (
-          <nav class="pager" aria-label="Pages">
-            {data.page > 1 ? (
-              <a rel="prev" href={listHref(view, { ...here, page: Math.min(data.page - 1, data.pageCount) })}>
-                ← Previous
-              </a>
-            ) : (
-              <span class="muted">← Previous</span>
-            )}
-            <span>
-              page {data.page} of {data.pageCount}
-            </span>
-            {data.page < data.pageCount ? (
-              <a rel="next" href={listHref(view, { ...here, page: data.page + 1 })}>
-                Next →
-              </a>
-            ) : (
-              <span class="muted">Next →</span>
-            )}
-          </nav>
+          <Pager page={data.page} pageCount={data.pageCount} href={(page) => listHref(view, { ...here, page })} />
         ) : null}
       </section>
     </ProjectFrame>
