@@ -67,6 +67,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** The dashboard's "Run now" launcher, made over the suite's store (none by default); stopped by close(). */
   launcher?: (store: Store) => DigestLauncher;
+  /** DIGEST_HOUR_UTC as `signals serve` passes it to the pages (their default: 6). */
+  digestHourUtc?: number;
 }
 
 export async function startService(dialect: Dialect, options: ServiceOptions = {}): Promise<TestService> {
@@ -93,7 +95,7 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
     store,
     logger: options.logger ?? createLogger('silent'),
     lastUsed,
-    config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1' },
+    config: { publicUrl: 'http://localhost:8080', host: '127.0.0.1', ...(options.digestHourUtc !== undefined ? { digestHourUtc: options.digestHourUtc } : {}) },
     ...(options.web ? { auth } : {}),
     ...(launcher ? { launcher } : {}),
   });

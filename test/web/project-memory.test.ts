@@ -258,4 +258,23 @@ for (const dialect of DIALECTS) {
       assert.equal(ORIGIN, 'http://localhost:8080');
     });
   });
+
+  describe(`project pages say when the daily digest runs (${dialect})`, () => {
+    let svc: TestService;
+    before(async () => {
+      svc = await startService(dialect, { web: true, digestHourUtc: 9 });
+    });
+    after(() => svc.close());
+
+    test('DIGEST_HOUR_UTC, not a fixed 06:00, on the memory and runs pages of a new project', async () => {
+      const b = new Browser(svc);
+      await b.signUp('wes@example.com', 'wes-password');
+      const id = await b.createProject('Hourly', 'https://hourly.example');
+      const memory = await b.get(`/projects/${id}`);
+      assert.match(memory.html, /The daily digest runs at 09:00 UTC — or <a href/);
+      const runs = await b.get(`/projects/${id}/runs`);
+      assert.match(runs.html, /The first runs daily at 09:00 UTC/);
+      assert.doesNotMatch(memory.html + runs.html, /06:00/);
+    });
+  });
 }
