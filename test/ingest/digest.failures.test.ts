@@ -101,7 +101,19 @@ for (const dialect of DIALECTS) {
       let attempts = 0;
       let takenOver = false;
       let done = false;
-      const run = runDigest({ store: svc.store, projectId: id, source: memorySource(all), window: { start: new Date(0), end: new Date() }, leaseMs: 150, batchThreads: 5 }).finally(() => {
+      // A source that hands out a thread every 3 ms: the run lasts several lease lengths however
+      // fast the machine analyses, and the rival below gets its turns of the event loop.
+      const inner = memorySource(all);
+      const slow = {
+        name: inner.name,
+        async *threads(request: Parameters<typeof inner.threads>[0]) {
+          for await (const thread of inner.threads(request)) {
+            await new Promise((r) => setTimeout(r, 3));
+            yield thread;
+          }
+        },
+      };
+      const run = runDigest({ store: svc.store, projectId: id, source: slow, window: { start: new Date(0), end: new Date() }, leaseMs: 150, batchThreads: 5 }).finally(() => {
         done = true;
       });
       while (!done) {
