@@ -101,23 +101,27 @@ for (const dialect of DIALECTS) {
       let attempts = 0;
       let takenOver = false;
       let done = false;
-      // A source that hands out a thread every 3 ms: the run lasts several lease lengths however
-      // fast the machine analyses, and the rival below gets its turns of the event loop.
+      // The lease is long enough that a busy CI machine's stalls (a batch's analysis, a GC, a slow
+      // write) cannot outlast it, and the source is paced so that the run lasts four lease lengths
+      // however fast the machine analyses: only renewal can keep the rival out that long.
+      const leaseMs = 1_000;
+      const pauseMs = Math.ceil((4 * leaseMs) / all.length);
       const inner = memorySource(all);
       const slow = {
         name: inner.name,
         async *threads(request: Parameters<typeof inner.threads>[0]) {
           for await (const thread of inner.threads(request)) {
-            await new Promise((r) => setTimeout(r, 3));
+            await new Promise((r) => setTimeout(r, pauseMs));
             yield thread;
           }
         },
       };
-      const run = runDigest({ store: svc.store, projectId: id, source: slow, window: { start: new Date(0), end: new Date() }, leaseMs: 150, batchThreads: 5 }).finally(() => {
+      const started = Date.now();
+      const run = runDigest({ store: svc.store, projectId: id, source: slow, window: { start: new Date(0), end: new Date() }, leaseMs, batchThreads: 5 }).finally(() => {
         done = true;
       });
       while (!done) {
-        await new Promise((r) => setTimeout(r, 60));
+        await new Promise((r) => setTimeout(r, 100));
         if (done) break;
         const claim = await claimLease(svc.store, 'rival:1:beef', { id: `run_rival_${attempts}`, projectId: id, windowStart: WINDOW.start.toISOString(), windowEnd: WINDOW.end.toISOString(), at: new Date().toISOString() }, 60_000);
         attempts += 1;
@@ -125,7 +129,8 @@ for (const dialect of DIALECTS) {
         if (claim.claimed) break;
       }
       const summary = await run;
-      assert.ok(attempts >= 3, `the run lasted several lease lengths (${attempts} attempts)`);
+      const lasted = Date.now() - started;
+      assert.ok(lasted >= 3 * leaseMs, `the run lasted several lease lengths (${lasted} ms, ${attempts} attempts)`);
       assert.equal(takenOver, false, 'no rival claimed the project while the run worked');
       assert.equal(summary.status, 'complete', summary.error ?? '');
     });
