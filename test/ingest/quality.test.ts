@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateBySet, loadLabels, loadThemeLabels } from './quality/evaluate.ts';
+import { heldOutAgreement, loadSecondLabels } from './quality/agreement.ts';
 import { groupingBySet } from './quality/grouping.ts';
 
 /** As reported in docs/quality.md (`npm run quality`), held-out half, rounded down. */
@@ -55,4 +56,19 @@ test('the labels are verbatim and complete; every pain post has one theme label'
     if (r.label.pain) assert.ok(theme !== undefined && themeIds.has(theme), `${r.label.id}: a pain post has a known theme`);
     else assert.equal(theme, undefined, `${r.label.id}: a post without pain has no theme`);
   }
+});
+
+test('the second labelling of the held-out half is complete and verbatim; its agreement is what docs/quality.md reports', () => {
+  const agreed = heldOutAgreement();
+  assert.equal(agreed.posts, 120);
+  // agreement() throws when a post lacks a second label; quotes are checked like the first labels'.
+  const a = loadSecondLabels();
+  assert.equal(new Set(a.map((l) => l.id)).size, 120);
+  const threads = new Map(evaluateBySet().all.results.map((r) => [r.label.id, r.post]));
+  for (const l of a) {
+    const post = threads.get(l.id)!;
+    for (const quote of l.quotes) assert.ok(post.title.includes(quote) || post.selftext.includes(quote), `${l.id}: ${quote}`);
+    assert.equal(l.pain, l.quotes.length > 0, l.id);
+  }
+  assert.deepEqual([agreed.hits, agreed.otherPain, agreed.referencePain], [52, 56, 53]);
 });

@@ -4,6 +4,7 @@
  * TUNING half only: held-out posts are never shown one by one, so rules cannot drift towards them
  * (`--final` adds the held-out half's top products, for the report in docs/quality.md).
  */
+import { heldOutAgreement } from './agreement.ts';
 import { evaluateBySet, type Scores } from './evaluate.ts';
 import { groupingBySet, type GroupingScores } from './grouping.ts';
 
@@ -29,6 +30,10 @@ const top = (s: Scores) => s.topProducts.map((p) => `${p.name}${p.product ? '' :
 console.log(`top products, tuning half: ${top(halves.tuning)}`);
 // The held-out half's list is for the final report only (docs/quality.md): read while changing
 // rules, it would tune them to the held-out posts.
+const second = heldOutAgreement();
+console.log(
+  `a second labeller on the held-out half (the ceiling): pain precision ${second.painPrecision.toFixed(3)}, recall ${second.painRecall.toFixed(3)}; product pairs precision ${second.productPrecision.toFixed(3)}, recall ${second.productRecall.toFixed(3)}`,
+);
 if (process.argv.includes('--final')) console.log(`top products, held-out half: ${top(halves.heldout)}`);
 
 if (process.argv.includes('--details')) {
