@@ -6,6 +6,7 @@ import { forbidden, notFound } from '../domain/errors.ts';
 import type { Store } from '../store/db.ts';
 import { getProject, selectProject, type ProjectRecord } from '../store/projects.ts';
 import type { Capability, Caller } from './types.ts';
+import { fitBlocks, TEXT_MAX } from './text.ts';
 import { parseInput } from './validate.ts';
 
 export interface InvokeRequest {
@@ -29,7 +30,7 @@ export async function invokeCapability(store: Store, caller: Caller, capability:
   } else {
     data = await capability.run({ store, caller }, input);
   }
-  if (request.render === 'text' && capability.text) return { data, text: capability.text(data) };
+  if (request.render === 'text' && capability.text) return { data, text: boundText(capability.text(data, input)) };
   return { data };
 }
 
@@ -45,4 +46,13 @@ export async function resolveProject(store: Store, caller: Caller, urlPart: stri
   // No match and "someone else's project" get the same answer, so nothing about others leaks.
   if (urlPart !== undefined) throw forbidden(`No project of yours has a URL containing "${urlPart}".`);
   throw notFound('No project yet: create one first (dashboard or `signals project create`).');
+}
+
+/**
+ * Every text form bounds itself and says how to get the rest; this is the backstop that keeps the
+ * DESIGN §11 promise (no text over TEXT_MAX) should one of them miss.
+ */
+function boundText(text: string): string {
+  if (text.length <= TEXT_MAX) return text;
+  return fitBlocks(text.split('\n'), () => 'The structured result (`data`, MCP `structuredContent`) holds all of it.');
 }

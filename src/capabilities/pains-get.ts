@@ -3,6 +3,8 @@ import { notFound } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { themeFullSchema } from '../domain/resources.ts';
 import { fullTheme } from '../store/themes.ts';
+import { themeHeading, painLine } from './theme-text.ts';
+import { fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
 export const painsGet = projectCapability({
@@ -22,4 +24,8 @@ export const painsGet = projectCapability({
     const { postIds: _postIds, ...full } = theme;
     return full;
   },
+  text: (theme) =>
+    fitBlocks([themeHeading(theme), ...theme.pains.map(painLine)], (cut) =>
+      `The newest ${Math.max(0, cut.shown - 1)} of the theme's ${theme.pains.length} quotes are shown; the structured result (\`data\`, MCP \`structuredContent\`) holds them all, and pains.sources with this id gives the threads.`,
+    ),
 });

@@ -3,7 +3,7 @@ import { LIMITS } from '../domain/limits.ts';
 import { pageWindow } from '../domain/pagination.ts';
 import { THEME_TYPES, themeRowSchema } from '../domain/resources.ts';
 import { themePage, themeTotals } from '../store/themes.ts';
-import { bullets } from './text.ts';
+import { bullet, count, fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
 const SORTS = ['recent', 'posts'] as const;
@@ -65,10 +65,13 @@ export const painsList = projectCapability({
     };
   },
   text: (d) =>
-    bullets([
+    fitBlocks(
+      [
       d.rows.length === 0
         ? `No themes on page ${d.page} (${d.totalCount} themes in all).`
         : `Themes ${d.rangeStart}-${d.rangeEnd} of ${d.totalCount} (page ${d.page} of ${d.pageCount}, ${d.totalPostCount} posts in all).`,
-      ...d.rows.map((r) => `${r.title} (${r.postCount} posts, updated ${r.lastUpdatedAt}, id ${r.id}): ${r.summary}`),
-    ]),
+        ...d.rows.map((r) => `${r.title} (${count(r.postCount, 'post')}, updated ${r.lastUpdatedAt}, id ${r.id}): ${r.summary}`),
+      ].map(bullet),
+      (cut) => `${Math.max(0, cut.shown - 1)} of the page's ${d.rows.length} rows are shown; pass a smaller \`pageSize\`.`,
+    ),
 });

@@ -4,7 +4,7 @@ import { LIMITS } from '../domain/limits.ts';
 import { normalizePermalinkKey } from '../domain/permalink.ts';
 import { extractedSignalSchema, sourcePostSchema } from '../domain/resources.ts';
 import { postById, postByPermalinkKey, signalsOfPost } from '../store/posts.ts';
-import { bullets } from './text.ts';
+import { bullet, count, fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
 export const postsGet = projectCapability({
@@ -40,9 +40,28 @@ export const postsGet = projectCapability({
     const { url: _url, ...thread } = post;
     return { post: thread, signals };
   },
-  text: ({ post, signals }) =>
-    bullets([
-      `${post.title} by ${post.author} in ${post.community} (${post.score} points, ${post.postCreatedAt}, ${post.permalink})`,
-      ...signals.map((s) => `Signal (${s.kind}): "${s.quote}" (${s.author})`),
-    ]),
+  // DESIGN §11: the text is the thread itself, as a person reads it, then what was found in it.
+  text: ({ post, signals }) => {
+    const about = bullet(`Posted by ${post.author} in ${post.community}, ${post.postCreatedAt.slice(0, 10)}, ${count(post.score, 'point')}: ${post.permalink} (id ${post.id})`);
+    const found = signals.length === 0 ? [bullet('No signal was found in this thread.')] : signals.map((s) => bullet(`${s.kind}: "${s.quote}" (${s.author}${s.sovId ? `, theme ${s.sovId}` : ''})`));
+    // Signals first: they are short, and a cut should fall inside the long thread.
+    const blocks = [about, ...found, '', ...commentBlocks(post.content)];
+    return fitBlocks(blocks, () => `The thread goes on; read the rest at ${post.permalink} or in the structured result (\`data.post.content\`, MCP \`structuredContent\`).`);
+  },
 });
+
+/**
+ * The thread's Markdown in blocks that a cut may fall between: the opening post (title and body)
+ * as lines, then one block per comment with its continuation lines (DESIGN §4's layout).
+ */
+function commentBlocks(content: string): string[] {
+  const blocks: string[] = [];
+  let inComments = false;
+  for (const line of content.split('\n')) {
+    const startsComment = inComments && /^\s*- \*\*/.test(line);
+    if (line === '## Comments') inComments = true;
+    if (!inComments || startsComment || line === '## Comments' || blocks.length === 0) blocks.push(line);
+    else blocks[blocks.length - 1] += `\n${line}`;
+  }
+  return blocks;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { projectSummarySchema } from '../domain/resources.ts';
 import { listProjectSummaries } from '../store/projects.ts';
-import { bullets } from './text.ts';
+import { bullet, fitBlocks } from './text.ts';
 import { userCapability } from './types.ts';
 
 export const projectList = userCapability({
@@ -17,5 +17,10 @@ export const projectList = userCapability({
     return { projects: await listProjectSummaries(store.db, caller.userId) };
   },
   text: ({ projects }) =>
-    projects.length === 0 ? '- No projects yet.' : bullets(projects.map((p) => `${p.name} (${p.url}), id ${p.id}, memory ${p.memoryStatus}`)),
+    projects.length === 0
+      ? '- No projects yet.'
+      : fitBlocks(
+          projects.map((p) => bullet(`${p.name} (${p.url}), id ${p.id}, memory ${p.memoryStatus}`)),
+          (cut) => `${cut.shown} of ${projects.length} projects are shown, newest first; the structured result holds them all.`,
+        ),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { memorySchema, type ProjectMemory } from '../domain/resources.ts';
-import { bullets } from './text.ts';
+import { bullet, fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
 export const MEMORY_FIELDS = ['product', 'icp', 'communities', 'competitors', 'offerings', 'filter_rules'] as const;
@@ -41,7 +41,7 @@ export const projectMemory = projectCapability({
     return { memory: picked, field: input.field };
   },
   text: ({ memory: m }) =>
-    bullets(
+    fitBlocks(
       [
         `Project: ${m.name} (${m.url})`,
         m.category !== undefined && `Category: ${m.category || '(none)'}`,
@@ -52,6 +52,9 @@ export const projectMemory = projectCapability({
         ...(m.communities ?? []).map((c) => `Community: ${c.name}: ${c.description}`),
         ...(m.filterRules ?? []).map((r) => `Filter rule: ${r}`),
         m.memoryStatus !== undefined && `Memory status: ${m.memoryStatus}`,
-      ].filter((line): line is string => typeof line === 'string'),
+      ]
+        .filter((line): line is string => typeof line === 'string')
+        .map(bullet),
+      () => 'Pass `field` for one part of the memory at a time.',
     ),
 });

@@ -3,6 +3,7 @@ import { notFound } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { runSchema } from '../domain/resources.ts';
 import { runOfOwner } from '../store/runs.ts';
+import { bullets, count } from './text.ts';
 import { userCapability } from './types.ts';
 
 export const runsGet = userCapability({
@@ -20,5 +21,15 @@ export const runsGet = userCapability({
     const run = await runOfOwner(store.db, caller.userId, input.runId);
     if (!run) throw notFound(`no run "${input.runId}"`);
     return run;
+  },
+  text: (run) => {
+    const kinds = Object.entries(run.signalCounts)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ');
+    return bullets([
+      `Run ${run.id} of ${run.projectName} (${run.projectId}): ${run.status}`,
+      `Window: ${run.windowStart} to ${run.windowEnd}`,
+      `${count(run.postsAnalyzed, 'post')} analyzed; signals found: ${kinds || 'none'}`,
+    ]);
   },
 });

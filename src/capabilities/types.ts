@@ -28,8 +28,12 @@ interface CapabilityBase<I extends z.ZodType, O> {
   description: string;
   input: I;
   output: z.ZodType<O>;
-  /** The plain-text rendering for `render: "text"`; absent when the spec gives none. */
-  text?: (data: O) => string;
+  /**
+   * The text form for `render: "text"` and MCP tool results, written for a model to read (DESIGN
+   * §11), at most TEXT_MAX characters (text.ts). It gets the input too, so that a cut answer can
+   * say which page or limit brings the rest.
+   */
+  text?: (data: O, input: z.output<I>) => string;
 }
 
 export interface ProjectCapability<I extends z.ZodType = z.ZodType, O = unknown> extends CapabilityBase<I, O> {

@@ -19,6 +19,12 @@ export const LIMITS = {
   pageSizeDefault: 25,
   sovIdsMax: 25,
   competitorSources: 25,
+  /** competitors.list `limit` (DESIGN §11). */
+  competitorsListMax: 200,
+  competitorsListDefault: 50,
+  /** pains.sources `commentsPerThread` (DESIGN §11): the newest comments kept per thread. */
+  threadCommentsMax: 1_000,
+  threadCommentsDefault: 200,
   idLength: 200,
   permalinkLength: 2_048,
   bodyBytes: 1024 * 1024,

@@ -34,6 +34,36 @@ export function renderThreadMarkdown(post: ThreadPost): string {
   return lines.join('\n');
 }
 
+/** How many comments a thread holds, replies included. */
+export function commentCount(comments: readonly ThreadComment[]): number {
+  let n = 0;
+  for (const c of comments) n += 1 + commentCount(c.replies);
+  return n;
+}
+
+/**
+ * The thread's `limit` newest comments (by time, then id), in thread order. A kept reply whose
+ * parent is left out takes the parent's place, so each kept comment still follows the nearest
+ * kept comment it answers. DESIGN §11 bounds pains.sources' threads this way: on a busy thread the
+ * newest comments are the ones a founder has not seen yet.
+ */
+export function newestComments(comments: ThreadComment[], limit: number): { comments: ThreadComment[]; left: number } {
+  const all: ThreadComment[] = [];
+  const collect = (list: ThreadComment[]): void => {
+    for (const c of list) {
+      all.push(c);
+      collect(c.replies);
+    }
+  };
+  collect(comments);
+  if (all.length <= limit) return { comments, left: 0 };
+  const newestFirst = [...all].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const kept = new Set(newestFirst.slice(0, limit));
+  const prune = (list: ThreadComment[]): ThreadComment[] =>
+    list.flatMap((c) => (kept.has(c) ? [{ ...c, replies: prune(c.replies) }] : prune(c.replies)));
+  return { comments: prune(comments), left: all.length - kept.size };
+}
+
 /** Every text of a thread, for checks that a quote occurs in it verbatim. */
 export function* threadTexts(post: ThreadPost): Generator<string> {
   yield post.title;

@@ -1,5 +1,5 @@
 import type { SourcePost } from '../domain/resources.ts';
-import { renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
+import { newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
 import type { Db } from './db.ts';
 import { parseJson } from './json.ts';
 import { prepareQuery } from './prepared.ts';
@@ -9,8 +9,10 @@ export interface StoredPost extends SourcePost {
   url: string;
 }
 
-function toSourcePost(row: PostsTable): StoredPost {
-  const comments = parseJson<ThreadComment[]>(row.comments);
+/** `commentLimit`: keep the newest this many comments, and say how many were left out. */
+function toSourcePost(row: PostsTable, commentLimit = Infinity): StoredPost {
+  const { comments, left } = newestComments(parseJson<ThreadComment[]>(row.comments), commentLimit);
+  const content = renderThreadMarkdown({ title: row.title, selftext: row.selftext, comments });
   return {
     id: row.id,
     permalink: row.permalink,
@@ -19,7 +21,7 @@ function toSourcePost(row: PostsTable): StoredPost {
     author: row.author,
     score: Number(row.score),
     postCreatedAt: row.post_created_at,
-    content: renderThreadMarkdown({ title: row.title, selftext: row.selftext, comments }),
+    content: left === 0 ? content : `${content}\n\n_${leftOutLine(left, row.id)}_`,
     community: row.community,
     url: row.url,
   };
@@ -43,10 +45,23 @@ export async function postByPermalinkKey(db: Db, projectId: string, key: string)
   return row && toSourcePost(row);
 }
 
-export async function postsByIds(db: Db, projectId: string, ids: string[]): Promise<Map<string, StoredPost>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('posts').selectAll().where('project_id', '=', projectId).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, toSourcePost(r)]));
+const ID_SLICE = 500;
+
+/** The posts of `ids`, each thread cut to its newest `commentLimit` comments when given. */
+export async function postsByIds(db: Db, projectId: string, ids: string[], commentLimit?: number): Promise<Map<string, StoredPost>> {
+  const posts = new Map<string, StoredPost>();
+  // In slices: a big theme names more posts than SQLite (32,766) or PostgreSQL (65,535) take as
+  // parameters of one statement.
+  for (let at = 0; at < ids.length; at += ID_SLICE) {
+    const slice = ids.slice(at, at + ID_SLICE);
+    const rows = await db.selectFrom('posts').selectAll().where('project_id', '=', projectId).where('id', 'in', slice).execute();
+    for (const r of rows) posts.set(r.id, toSourcePost(r, commentLimit));
+  }
+  return posts;
+}
+
+function leftOutLine(left: number, postId: string): string {
+  return `${left} older comment${left === 1 ? ' was' : 's were'} left out; posts.get with id "${postId}" gives the whole thread.`;
 }
 
 const signalsWithPost = prepareQuery({ projectId: 'string', postId: 'string' }, (db, a) =>

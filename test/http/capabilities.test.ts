@@ -195,11 +195,20 @@ for (const dialect of DIALECTS) {
     });
 
     test('capabilities without input publish an empty closed object', () => {
-      for (const name of ['project.list', 'competitors.list']) {
-        const { $schema, ...rest } = byName(name).inputSchema;
-        assert.equal($schema, SCHEMA_2020_12);
-        assert.deepEqual(rest, { type: 'object', properties: {}, additionalProperties: false }, name);
-      }
+      const { $schema, ...rest } = byName('project.list').inputSchema;
+      assert.equal($schema, SCHEMA_2020_12);
+      assert.deepEqual(rest, { type: 'object', properties: {}, additionalProperties: false });
+    });
+
+    test('competitors.list: limit is an optional integer 1..200, default 50 (DESIGN §11)', () => {
+      const { limit } = props('competitors.list');
+      assert.deepEqual([limit!.type, limit!.minimum, limit!.maximum, limit!.default], ['integer', 1, 200, 50]);
+      assert.deepEqual(byName('competitors.list').inputSchema.required ?? [], []);
+    });
+
+    test('pains.sources: commentsPerThread is an optional integer 0..1000, default 200 (DESIGN §11)', () => {
+      const { commentsPerThread } = props('pains.sources');
+      assert.deepEqual([commentsPerThread!.type, commentsPerThread!.minimum, commentsPerThread!.maximum, commentsPerThread!.default], ['integer', 0, 1000, 200]);
     });
 
     test('briefs.list: limit is an optional integer 1..5, default 3', () => {

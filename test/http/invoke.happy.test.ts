@@ -556,8 +556,17 @@ const HAPPY: Record<string, HappyCase[]> = {
   ],
 };
 
-/** Spec §4.2, column "render text". */
-const TEXT_CAPABILITIES = new Set(['project.memory', 'project.list', 'briefs.get', 'pains.list', 'posts.get', 'competitors.list', 'memory.edit']);
+/**
+ * Spec §4.2's column "render text", widened by DESIGN §11: every read has a text form, and so has
+ * memory.edit.
+ */
+const TEXT_CAPABILITIES = new Set(capabilities.filter((c) => c.kind === 'read' || c.name === 'memory.edit').map((c) => c.name));
+
+/**
+ * Text forms that hold a thread as Markdown (DESIGN §11: posts.get's text is the thread itself):
+ * their bullet lines come first, then the thread's lines, which need not be bullets.
+ */
+const THREAD_TEXT = new Set(['posts.get', 'pains.sources']);
 
 /** A request per capability for the render tests (memory.edit with an edit of its own). */
 const RENDER_REQUESTS: Record<string, Omit<InvokeBody, 'capability'>> = {
@@ -580,7 +589,11 @@ const TEXT_MENTIONS: Record<string, string[]> = {
   'project.list': ['Alpha', 'Beta'],
   'briefs.get': ['d16 content a', 'Move d16 content a'],
   'pains.list': ['Failing billing webhooks', 'Measuring churn', 'Empty theme'],
-  'posts.get': ['Billing is painful', 'Stripe webhooks keep failing for us.', 'We gave up.', 'We switched from Ollama to vLLM.'],
+  'posts.get': ['op_p1', 'SaaS', 'Stripe webhooks keep failing for us.', '# Billing is painful', '## Comments', 'We gave up.'],
+  'briefs.list': ['Brief', '#1', 'd16 content a', 'Move d16 content a'],
+  'pains.get': ['sov_a1', 'Failing billing webhooks', 'Webhooks fail silently.'],
+  'pains.sources': ['sov_a1', 'Failing billing webhooks', 'Thread 1 of 2', '# Churn questions', 'Thread 2 of 2', '# Billing is painful'],
+  'runs.get': ['run_a1', 'Alpha', 'complete', '3 posts analyzed', 'pain 3', 'competitor 3', 'content 1'],
   'competitors.list': ['Ollama', 'vLLM', 'LM Studio'],
   'memory.edit': ['Added offering "Beta plan".'],
 };
@@ -804,7 +817,7 @@ for (const dialect of DIALECTS) {
     });
 
     describe('render "text"', () => {
-      test('the capabilities with a text form are exactly those of spec §4.2', () => {
+      test('every read and memory.edit has a text form (spec §4.2 widened by DESIGN §11)', () => {
         for (const c of capabilities) assert.equal(typeof c.text === 'function', TEXT_CAPABILITIES.has(c.name), c.name);
       });
 
@@ -816,7 +829,10 @@ for (const dialect of DIALECTS) {
             const text = answer.text!;
             assert.equal(typeof text, 'string');
             assert.ok(text.length > 0);
-            for (const line of text.split('\n')) {
+            const lines = text.split('\n');
+            const listLines = THREAD_TEXT.has(c.name) ? lines.slice(0, lines.indexOf('')) : lines;
+            assert.ok(listLines.length > 0);
+            for (const line of listLines) {
               assert.match(line, /^- \S/, `not a bullet line: ${JSON.stringify(line)}`);
               assert.ok(!line.includes('|'), `table markup in: ${JSON.stringify(line)}`);
             }
@@ -840,20 +856,22 @@ for (const dialect of DIALECTS) {
         }
       }
 
-      test('project.list and competitors.list render one bullet line per item', async () => {
+      test('project.list and competitors.list render one bullet line per item; competitors carry their newest quote', async () => {
         const projects = await ok(svc, 'alice', { capability: 'project.list', render: 'text' }, true);
         assert.equal(projects.text!.split('\n').length, 2);
         const competitors = await ok(svc, 'alice', { capability: 'competitors.list', render: 'text' }, true);
         const lines = competitors.text!.split('\n');
         assert.equal(lines.length, 3);
         assert.ok(lines[0]!.includes('Ollama') && lines[1]!.includes('vLLM') && lines[2]!.includes('LM Studio'), competitors.text);
+        assert.ok(lines[0]!.includes('2 mentions. Newest: "How do you measure churn?" (Churn questions,'), lines[0]);
       });
 
-      test('a multi-line comment never breaks the one-line bullets of posts.get', async () => {
-        // p1's thread holds "Same here.\nWe gave up."; its signal quotes are single lines, but the
-        // text form must stay bullets whatever a value holds.
+      test("posts.get's text: one line about the post, one bullet per signal, then the thread itself", async () => {
         const answer = await ok(svc, 'alice', { capability: 'posts.get', input: { id: 'p1' }, render: 'text' }, true);
-        assert.equal(answer.text!.split('\n').length, 1 + P1_SIGNALS.length);
+        const lines = answer.text!.split('\n');
+        // p1's signal quotes are single lines; a multi-line comment body stays inside the thread.
+        assert.equal(lines.indexOf(''), 1 + P1_SIGNALS.length);
+        assert.equal(lines.slice(lines.indexOf('') + 1).join('\n'), answer.data.post.content);
       });
     });
   });

@@ -254,7 +254,12 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(byName.get('runs_get').inputSchema.required, ['runId']);
           assert.deepEqual(Object.keys(byName.get('posts_get').inputSchema.properties).sort(), ['id', 'permalink', 'project']);
           assert.deepEqual(byName.get('project_memory').inputSchema.properties.field.enum, ['product', 'icp', 'communities', 'competitors', 'offerings', 'filter_rules']);
-          for (const name of ['project_list', 'competitors_list']) assert.deepEqual(Object.keys(byName.get(name).inputSchema.properties), ['project']);
+          assert.deepEqual(Object.keys(byName.get('project_list').inputSchema.properties), ['project']);
+          // DESIGN §11: the bounds that keep a big project's answers readable.
+          const competitors = byName.get('competitors_list').inputSchema.properties.limit;
+          assert.deepEqual([competitors.type, competitors.minimum, competitors.maximum, competitors.default], ['integer', 1, 200, 50]);
+          const comments = byName.get('pains_sources').inputSchema.properties.commentsPerThread;
+          assert.deepEqual([comments.type, comments.minimum, comments.maximum, comments.default], ['integer', 0, 1000, 200]);
         });
 
         test('every tool answers what /api/v1/invoke answers, without project and with project "beta"', async () => {
@@ -299,12 +304,13 @@ for (const dialect of DIALECTS) {
           );
           const post = await session.callTool('posts_get', { id: 'p1' });
           assert.equal(post.structuredContent.post.title, 'Billing is painful');
-          assert.match(post.content[0].text, /^- /);
+          // DESIGN §11: posts.get's text is the thread itself.
+          assert.ok(post.content[0].text.includes(post.structuredContent.post.content), post.content[0].text);
           const item = await session.callTool('briefs_get', { n: 1, project: 'beta' });
           assert.deepEqual([item.structuredContent.n, item.structuredContent.when, item.structuredContent.kind], [1, 'Nov 8 – Nov 9', 'content']);
           const run = await session.callTool('runs_get', { runId: 'run_a1' });
           assert.equal(run.structuredContent.projectId, 'prj_alpha');
-          assert.equal(run.content[0].text, JSON.stringify(run.structuredContent));
+          assert.match(run.content[0].text, /^- Run run_a1 of Alpha \(prj_alpha\): complete\n/);
         });
 
         test('every HTTP answer the client received was plain JSON with no session id', async () => {

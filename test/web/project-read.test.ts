@@ -12,7 +12,7 @@ import { parseBundle } from '../../src/ingest/bundle.ts';
 import { importBundle } from '../../src/ingest/import.ts';
 import { newProjectMemory } from '../../src/domain/resources.ts';
 import { upsertProject } from '../../src/store/projects.ts';
-import { ALICE, BOB, CAROL } from '../fixtures/small-bundle.ts';
+import { ALICE, blankProject, BOB, CAROL } from '../fixtures/small-bundle.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { Browser, type Page } from './browser.ts';
@@ -28,19 +28,6 @@ const NOT_FOUND = 'No project of yours has this address.';
 
 const day = (d: number, hour = 12, month = 11) => `2026-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
 
-const blankProject = {
-  category: '',
-  description: '',
-  idealCustomer: '',
-  competitors: [],
-  offerings: [],
-  communities: [],
-  filterRules: [],
-  memoryStatus: 'ready' as const,
-  memoryRefreshRequestedAt: null,
-  briefs: [],
-  runs: [],
-};
 
 /**
  * dora's project with 45 pain themes: m45 is the most recently updated, m01 the least; m01 and

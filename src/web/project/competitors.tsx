@@ -20,7 +20,8 @@ export function competitorsRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): voi
   app.get('/projects/:id/competitors', async (c) => {
     const view = await projectPage(c, deps);
     if (view instanceof Response) return view;
-    const { competitors } = await invokeFor(deps.store, view, competitorsList, {});
+    // The most competitors.list gives (DESIGN §11): past that, a product is a rare mention.
+    const { competitors } = await invokeFor(deps.store, view, competitorsList, { limit: LIMITS.competitorsListMax });
     const pageCount = Math.max(1, Math.ceil(competitors.length / COMPETITORS_PAGE_SIZE));
     const page = Math.min(pageParam(c.req.query('page')).value, pageCount);
     const shown = competitors.slice((page - 1) * COMPETITORS_PAGE_SIZE, page * COMPETITORS_PAGE_SIZE);
@@ -94,6 +95,7 @@ function CompetitorsPage(props: { view: ProjectView; competitors: CompetitorEntr
           {props.pageCount > 1 ? (
             <Pager page={props.page} pageCount={props.pageCount} href={(page) => projectPath(view.project, `/competitors?page=${page}`)} suffix={` (${count(props.total, 'product')})`} />
           ) : null}
+          {props.total === LIMITS.competitorsListMax ? <p class="hint">The {LIMITS.competitorsListMax} most-mentioned products are listed.</p> : null}
           {competitors.some((e) => e.mentions > LIMITS.competitorSources) ? (
             <p class="hint">At most the {LIMITS.competitorSources} newest mentions of a product are listed.</p>
           ) : null}
