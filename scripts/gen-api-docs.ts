@@ -78,6 +78,14 @@ export const CAPABILITY_FACTS: Record<string, CapabilityFacts> = {
     example: { input: { runId: 'run_iloigmxpdgoy6qmtcxmrtlqahe' } },
   },
   'competitors.list': { example: { project: 'evalkit', render: 'text' } },
+  search: {
+    invalid: '`query` holds no word (letters or digits)',
+    example: { input: { query: 'context length slow', limit: 3 } },
+  },
+  fetch: {
+    notFound: '`id` is not a `search` result id of the selected project',
+    example: { input: { id: 'post:1mk26rk' } },
+  },
   'memory.edit': {
     invalid: 'a malformed edit, or an edit that changes nothing (adding a name already present, removing one that is absent, setting a text to its current value); the message names the edit, e.g. `edits[0]: competitor "Foo" is not tracked`',
     limit: `an \`add_community\` would make more than ${LIMITS.communities} watched communities`,
@@ -124,6 +132,10 @@ const LIMIT_DOCS: Record<keyof typeof LIMITS, string> = {
   threadCommentsMax: 'pains.sources: largest `commentsPerThread`',
   threadCommentsDefault: 'pains.sources: `commentsPerThread` when omitted (the newest comments of each thread)',
   idLength: 'any id in input (`sovId`, `runId`, post `id`) (characters)',
+  searchQuery: 'search: `query` (characters)',
+  searchResultsMax: 'search: largest `limit`',
+  searchResultsDefault: 'search: `limit` when omitted',
+  documentId: 'fetch: `id` (characters)',
   permalinkLength: 'posts.get: `permalink` (characters)',
   bodyBytes: 'request body of /api/v1/invoke (bytes)',
   bearerToken: 'the `Authorization: Bearer` credential: an API key or an OAuth access token (characters)',

@@ -21,14 +21,14 @@ export interface InvokeResult {
   text?: string;
 }
 
-export async function invokeCapability(store: Store, caller: Caller, capability: Capability, request: InvokeRequest): Promise<InvokeResult> {
+export async function invokeCapability(store: Store, caller: Caller, capability: Capability, request: InvokeRequest, publicUrl: string): Promise<InvokeResult> {
   const input = parseInput(capability.input, request.input ?? {});
   let data: unknown;
   if (capability.scope === 'project') {
     const project = await resolveProject(store, caller, request.project);
-    data = await capability.run({ store, caller, project }, input);
+    data = await capability.run({ store, caller, publicUrl, project }, input);
   } else {
-    data = await capability.run({ store, caller }, input);
+    data = await capability.run({ store, caller, publicUrl }, input);
   }
   if (request.render === 'text' && capability.text) return { data, text: boundText(capability.text(data, input)) };
   return { data };

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { briefsGet } from './briefs-get.ts';
 import { briefsList } from './briefs-list.ts';
 import { competitorsList } from './competitors-list.ts';
+import { fetchDocument } from './fetch.ts';
 import { memoryEdit } from './memory-edit.ts';
 import { painsGet } from './pains-get.ts';
 import { painsList } from './pains-list.ts';
@@ -14,6 +15,7 @@ import { postsGet } from './posts-get.ts';
 import { projectList } from './project-list.ts';
 import { projectMemory } from './project-memory.ts';
 import { runsGet } from './runs-get.ts';
+import { search } from './search.ts';
 import type { Capability } from './types.ts';
 
 // Each entry is typed by its own schemas; the list erases them (function parameters are
@@ -30,6 +32,8 @@ export const capabilities = [
   postsGet,
   runsGet,
   competitorsList,
+  search,
+  fetchDocument,
   memoryEdit,
 ] as unknown as readonly Capability[];
 

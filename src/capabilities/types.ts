@@ -13,6 +13,8 @@ export interface Caller {
 export interface UserContext {
   store: Store;
   caller: Caller;
+  /** Where people reach the service (PUBLIC_URL): links to dashboard pages are built on it. */
+  publicUrl: string;
 }
 
 export interface ProjectContext extends UserContext {

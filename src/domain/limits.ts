@@ -26,6 +26,12 @@ export const LIMITS = {
   threadCommentsMax: 1_000,
   threadCommentsDefault: 200,
   idLength: 200,
+  /** search (DESIGN §11): the query's length, and how many results. */
+  searchQuery: 500,
+  searchResultsMax: 50,
+  searchResultsDefault: 10,
+  /** fetch: a document id from search (`comment:` ids hold a post id and a comment id). */
+  documentId: 600,
   permalinkLength: 2_048,
   bodyBytes: 1024 * 1024,
   /** A bearer credential: an API key is 36 characters, an OAuth JWT access token under 1,000. */

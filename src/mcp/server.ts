@@ -16,6 +16,7 @@ export const SERVER_INFO = { name: 'project-signals', title: 'Project Signals', 
 export interface McpDeps {
   store: Store;
   logger: Logger;
+  config: { publicUrl: string };
   /** The tools to serve; the registry's unless a test passes its own. */
   mcpTools?: ToolSet;
 }
@@ -24,7 +25,7 @@ export function createMcpServer(deps: McpDeps, caller: Caller, requestId: string
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
-      'Read what online communities say about this project: numbered daily brief items (briefs_list, briefs_get), pain themes with verbatim quotes (pains_list, pains_get, pains_sources), competitors by mentions, source threads (posts_get), digest runs and the project memory. Pass `project` (part of a project URL) to pick one of several projects.',
+      'Read what online communities say about this project: numbered daily brief items (briefs_list, briefs_get), pain themes with verbatim quotes (pains_list, pains_get, pains_sources), competitors by mentions, source threads (posts_get), digest runs and the project memory. search finds posts, comments, quotes, themes and brief items by words; fetch gives the whole document behind a search result. Pass `project` (part of a project URL) to pick one of several projects.',
   });
   const tools = deps.mcpTools ?? registryTools;
   server.setRequestHandler('tools/list', async () => tools.list);
@@ -48,7 +49,7 @@ async function callTool(
   try {
     const { project, ...input } = args;
     if (project !== undefined && typeof project !== 'string') throw invalid('project: expected a string (part of a project URL)');
-    const result = await invokeCapability(deps.store, caller, capability, { input, project, render: 'text' });
+    const result = await invokeCapability(deps.store, caller, capability, { input, project, render: 'text' }, deps.config.publicUrl);
     return {
       content: [{ type: 'text', text: result.text ?? JSON.stringify(result.data) }],
       structuredContent: result.data as Record<string, unknown>,

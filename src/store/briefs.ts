@@ -20,3 +20,9 @@ export async function numberedBriefs(db: Db, projectId: string): Promise<StoredB
   const rows = await newestBriefs.execute(db, { projectId });
   return rows.map((r) => ({ window: r.window, sections: parseJson(r.sections) }));
 }
+
+/** One brief of the project by id, with its window (for `fetch` of a brief item). */
+export async function briefById(db: Db, projectId: string, id: string): Promise<(StoredBrief & { id: string }) | undefined> {
+  const row = await db.selectFrom('briefs').select(['id', 'window', 'sections']).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, window: row.window, sections: parseJson(row.sections) };
+}

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { refreshDerived } from './derived.ts';
 import type { PostsTable, SignalsTable, ThemesTable } from './schema.ts';
+import { dropThemeDocs, indexSignalIds, indexThemeIds } from './search.ts';
 import { upsertPosts, upsertThemes } from './writes.ts';
 
 /** A stored pain as the theme grouper reads it (ingest/digest/themes.ts PainDoc, before its context). */
@@ -105,6 +106,7 @@ export async function writeDigestBatch(db: Db, projectId: string, batch: DigestB
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     }
+    await indexSignalIds(trx, projectId, batch.signals.map((s) => s.id));
     await assignThemes(trx, projectId, batch.assigned ?? new Map());
     await refreshDerived(trx, projectId);
   });
@@ -126,6 +128,7 @@ export async function renameThemes(db: Db, projectId: string, names: readonly { 
   for (const n of names) {
     await db.updateTable('themes').set({ title: n.title, summary: n.summary }).where('project_id', '=', projectId).where('id', '=', n.id).execute();
   }
+  await indexThemeIds(db, projectId, names.map((n) => n.id));
 }
 
 /**
@@ -139,6 +142,7 @@ export async function mergeThemes(db: Db, projectId: string, merges: readonly { 
       await trx.updateTable('signals').set({ theme_id: into }).where('project_id', '=', projectId).where('theme_id', '=', from).execute();
       await trx.deleteFrom('themes').where('project_id', '=', projectId).where('id', '=', from).execute();
     }
+    await dropThemeDocs(trx, projectId, merges.map((m) => m.from));
     await refreshDerived(trx, projectId);
   });
 }

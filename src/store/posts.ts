@@ -79,3 +79,16 @@ export async function signalsOfPost(db: Db, projectId: string, postId: string) {
   // DESIGN §4: only pains belong to a theme as far as posts.get tells.
   return rows.map((r) => ({ kind: r.kind, quote: r.quote, author: r.author, sovId: r.kind === 'pain' ? r.theme_id : null }));
 }
+
+/** One comment of a stored thread by its id, wherever it sits in the tree. */
+export async function commentOfPost(db: Db, projectId: string, postId: string, commentId: string): Promise<ThreadComment | undefined> {
+  const row = await db.selectFrom('posts').select('comments').where('project_id', '=', projectId).where('id', '=', postId).executeTakeFirst();
+  if (!row || commentId === '') return undefined;
+  const stack = [...parseJson<ThreadComment[]>(row.comments)];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    if (c.id === commentId) return c;
+    stack.push(...c.replies);
+  }
+  return undefined;
+}

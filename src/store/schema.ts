@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * Row types of our own tables (better-auth owns `user`, `session`, `account`, `verification`).
  * Timestamps are ISO text in both databases so that they sort and compare the same way; lists and
@@ -192,6 +193,22 @@ export interface OAuthConsentTable {
   userId: string | null;
 }
 
+/**
+ * One searchable document (migration 007, store/search.ts). Its words are in the engine's index
+ * (an FTS5 table on SQLite, the `document` tsvector on PostgreSQL), not here.
+ */
+export interface SearchDocsTable {
+  id: Generated<number>;
+  project_id: string;
+  /** What `search` answers as `id` and `fetch` takes: `post:…`, `comment:…`, `signal:…`, `theme:…`, `brief:…`. */
+  doc_id: string;
+  kind: string;
+  /** The stored row the document comes from (a post's id for its comments too): what a rewrite replaces. */
+  source: string;
+  /** When it was written in its community (a theme: when it was last written): ties rank newest first. */
+  at: string;
+}
+
 export interface Schema {
   user: UserTable;
   oauth_grants: OAuthGrantsTable;
@@ -211,4 +228,5 @@ export interface Schema {
   settings: SettingsTable;
   digest_leases: DigestLeasesTable;
   source_cursors: SourceCursorsTable;
+  search_docs: SearchDocsTable;
 }

@@ -1,8 +1,10 @@
 /**
- * Batched upserts by id for the resources that imports (and later the digest pipeline) write.
- * Rows go in chunks small enough for SQLite's and PostgreSQL's bound-parameter limits.
+ * Batched upserts by id for the resources that imports and the digest pipeline write. Rows go in
+ * chunks small enough for SQLite's and PostgreSQL's bound-parameter limits. Posts, themes,
+ * signals and briefs are searchable: their documents (store/search.ts) are rewritten with them.
  */
 import type { Db } from './db.ts';
+import { indexBriefs, indexPosts, indexSignalIds, indexThemes } from './search.ts';
 import type { BriefsTable, PostsTable, RunsTable, Schema, SignalsTable, ThemesTable } from './schema.ts';
 
 const PARAMS_PER_STATEMENT = 30_000;
@@ -28,10 +30,31 @@ async function upsertChunks<T extends keyof Schema & string>(
   }
 }
 
-export const upsertPosts = (db: Db, rows: PostsTable[]) => upsertChunks(db, 'posts', rows, ['project_id', 'id']);
-export const upsertThemes = (db: Db, rows: ThemesTable[]) => upsertChunks(db, 'themes', rows, ['id']);
-export const upsertSignals = (db: Db, rows: SignalsTable[]) => upsertChunks(db, 'signals', rows, ['id']);
-export const upsertBriefs = (db: Db, rows: BriefsTable[]) => upsertChunks(db, 'briefs', rows, ['id']);
+export async function upsertPosts(db: Db, rows: PostsTable[]): Promise<void> {
+  await upsertChunks(db, 'posts', rows, ['project_id', 'id']);
+  await indexPosts(db, rows);
+}
+
+export async function upsertThemes(db: Db, rows: ThemesTable[]): Promise<void> {
+  await upsertChunks(db, 'themes', rows, ['id']);
+  await indexThemes(db, rows);
+}
+
+export async function upsertSignals(db: Db, rows: SignalsTable[]): Promise<void> {
+  await upsertChunks(db, 'signals', rows, ['id']);
+  for (const [projectId, ids] of idsByProject(rows)) await indexSignalIds(db, projectId, ids);
+}
+
+export async function upsertBriefs(db: Db, rows: BriefsTable[]): Promise<void> {
+  await upsertChunks(db, 'briefs', rows, ['id']);
+  await indexBriefs(db, rows);
+}
+
+function idsByProject(rows: readonly { project_id: string; id: string }[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const r of rows) groups.set(r.project_id, [...(groups.get(r.project_id) ?? []), r.id]);
+  return groups;
+}
 export const upsertRuns = (db: Db, rows: RunsTable[]) => upsertChunks(db, 'runs', rows, ['id']);
 
 type OwnedTable = 'themes' | 'signals' | 'briefs' | 'runs';

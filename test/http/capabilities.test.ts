@@ -25,6 +25,8 @@ const EXPECTED: Record<string, { kind: 'read' | 'write'; scope: 'project' | 'use
   'posts.get': { kind: 'read', scope: 'project' },
   'runs.get': { kind: 'read', scope: 'user' },
   'competitors.list': { kind: 'read', scope: 'project' },
+  search: { kind: 'read', scope: 'project' },
+  fetch: { kind: 'read', scope: 'project' },
   'memory.edit': { kind: 'write', scope: 'project' },
 };
 
@@ -76,6 +78,9 @@ const FIXTURE_STRINGS: Record<string, string> = {
   runId: 'run_a1',
   id: 'p1',
   permalink: '/r/SaaS/comments/p1/billing_is_painful/',
+  query: 'webhooks',
+  // fetch's `id` is a search result id, not a raw post id.
+  'fetch.id': 'post:p1',
 };
 
 /**
@@ -85,27 +90,29 @@ const FIXTURE_STRINGS: Record<string, string> = {
  */
 let sampled = 0;
 function sampler() {
-  const sample = (schema: JsonSchema, name: string, mode: 'required' | 'all'): unknown => {
+  // The capability's name comes in on the first call; nested calls name the property.
+  const sample = (schema: JsonSchema, name: string, mode: 'required' | 'all', capability = name): unknown => {
     if ('const' in schema) return schema.const;
     if ('default' in schema) return schema.default;
     if (Array.isArray(schema.enum)) return schema.enum[0];
-    if (Array.isArray(schema.oneOf)) return sample(schema.oneOf[0], name, mode);
+    if (Array.isArray(schema.oneOf)) return sample(schema.oneOf[0], name, mode, capability);
     switch (schema.type) {
       case 'object': {
         const required = new Set<string>(schema.required ?? []);
         const out: Record<string, unknown> = {};
         for (const [key, sub] of Object.entries<JsonSchema>(schema.properties ?? {})) {
-          if (mode === 'all' || required.has(key) || 'default' in sub) out[key] = sample(sub, key, mode);
+          if (mode === 'all' || required.has(key) || 'default' in sub) out[key] = sample(sub, key, mode, capability);
         }
         return out;
       }
       case 'array':
-        return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, () => sample(schema.items, name, mode));
+        return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, () => sample(schema.items, name, mode, capability));
       case 'integer':
       case 'number':
         return schema.minimum ?? 1;
       case 'string': {
-        if (FIXTURE_STRINGS[name]) return FIXTURE_STRINGS[name];
+        const fixture = FIXTURE_STRINGS[`${capability}.${name}`] ?? FIXTURE_STRINGS[name];
+        if (fixture) return fixture;
         assert.equal(schema.pattern, undefined, `cannot sample a patterned string (${name})`);
         return `sample ${++sampled}`.padEnd(schema.minLength ?? 0, 'x');
       }

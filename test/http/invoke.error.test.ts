@@ -267,6 +267,8 @@ for (const dialect of DIALECTS) {
           'pains.list': { type: 'pain' },
           'pains.get': { sovId: 'sov_a1' },
           'runs.get': { runId: 'run_a1' },
+          search: { query: 'webhooks' },
+          fetch: { id: 'post:p1' },
           'memory.edit': { edits: [{ op: 'add_filter_rule', rule: 'x' }] },
         };
         for (const capability of capabilities) {
@@ -274,6 +276,27 @@ for (const dialect of DIALECTS) {
           assertError(await alice({ capability: capability.name, input }), 400, 'invalid', 'input: unknown property "bogusProperty"');
         }
         assertError(await alice({ capability: 'briefs.list', input: { limit: 2, a: 1, b: 2 } }), 400, 'invalid', 'input: unknown properties "a", "b"');
+      });
+
+      test('search: no query, an empty or wordless query, a query too long, limit out of 1..50', async () => {
+        assertError(await alice({ capability: 'search', input: {} }), 400, 'invalid', 'input.query: Invalid input: expected string, received undefined');
+        assertError(await alice({ capability: 'search', input: { query: '   ' } }), 400, 'invalid', 'input.query: Too small: expected string to have >=1 characters');
+        assertError(await alice({ capability: 'search', input: { query: '?! -- "*"' } }), 400, 'invalid', 'input.query: give at least one word (letters or digits) to search for');
+        assertError(await alice({ capability: 'search', input: { query: 'x'.repeat(501) } }), 400, 'invalid', 'input.query: Too big: expected string to have <=500 characters');
+        for (const limit of [0, 51]) assert.equal((await alice({ capability: 'search', input: { query: 'webhooks', limit } })).status, 400);
+      });
+
+      test('fetch: no id, an id that is no search id, an unknown document of each kind', async () => {
+        assertError(await alice({ capability: 'fetch', input: {} }), 400, 'invalid', 'input.id: Invalid input: expected string, received undefined');
+        const notFound = (id: string) => `no document "${id}" in this project`;
+        for (const id of ['p1', 'post:', 'nope:p1', 'post:%E0%A4%A']) {
+          const res = await alice({ capability: 'fetch', input: { id } });
+          assert.equal(res.status, 404, id);
+          assert.ok(res.body.error.message.startsWith(notFound(id)), res.body.error.message);
+        }
+        for (const id of ['post:p9', 'comment:p1:c99', 'comment:p9:c1', 'theme:sov_nope', 'signal:sig_nope', 'brief:brf_a1:9.0', 'brief:brf_nope:0.0', 'brief:brf_a1:x']) {
+          assertError(await alice({ capability: 'fetch', input: { id } }), 404, 'not_found', notFound(id));
+        }
       });
 
       test('memory.edit: no edits, 65 edits, an unknown op, an extra field, or an edit that changes nothing', async () => {

@@ -539,6 +539,104 @@ const HAPPY: Record<string, HappyCase[]> = {
       expect: { competitors: [] },
     },
   ],
+  search: [
+    {
+      title: 'one word: the theme titled with it first, then the comment and the pain quote holding it; snippets hold the word',
+      request: { input: { query: 'webhooks' } },
+      expect: (data: any) => {
+        assert.deepEqual(data.results.map((r: any) => r.id), ['theme:sov_a1', 'comment:p1:c1', 'signal:sig_a1']);
+        assert.deepEqual(data.results[0], { id: 'theme:sov_a1', title: 'Failing billing webhooks', url: 'http://localhost:8080/projects/prj_alpha/themes/sov_a1', snippet: data.results[0].snippet, kind: 'theme' });
+        assert.deepEqual(data.results.slice(1).map((r: any) => [r.kind, r.url]), [['comment', P1_URL], ['signal', P1_URL]]);
+        for (const r of data.results) assert.match(r.snippet, /webhooks/i);
+      },
+    },
+    {
+      title: 'two words: what holds both comes first, then what holds one',
+      request: { input: { query: 'Stripe webhooks?' } },
+      expect: (data: any) => {
+        assert.deepEqual(data.results.slice(0, 2).map((r: any) => r.id).sort(), ['comment:p1:c1', 'signal:sig_a1']);
+        assert.equal(data.results[2].id, 'theme:sov_a1');
+      },
+    },
+    {
+      title: 'words are stemmed ("fails" finds "fail" and "failing"); limit caps the results',
+      request: { input: { query: 'fails', limit: 2 } },
+      expect: (data: any) => {
+        assert.equal(data.results.length, 2);
+        assert.equal(data.results[0].id, 'theme:sov_a1');
+      },
+    },
+    {
+      title: "another project's words find nothing (bob's thread), and project switches what is searched",
+      request: { input: { query: 'secret bob' } },
+      expect: async (data: any, svc: TestService) => {
+        assert.deepEqual(data, { results: [] });
+        const beta = await ok(svc, 'alice', { capability: 'search', project: 'beta', input: { query: 'beta thread', limit: 2 } });
+        assert.deepEqual(beta.data.results.map((r: any) => r.id).sort(), ['post:q1', 'signal:sig_beta1']);
+      },
+    },
+  ],
+  fetch: [
+    {
+      title: "a post: its thread as posts.get's text, its link and facts",
+      request: { input: { id: 'post:p1' } },
+      expect: async (data: any, svc: TestService) => {
+        const thread = await ok(svc, 'alice', { capability: 'posts.get', input: { id: 'p1' }, render: 'text' }, true);
+        assert.deepEqual(data, { id: 'post:p1', title: 'Billing is painful', text: thread.text, url: P1_URL, metadata: { kind: 'post', community: 'SaaS', author: 'op_p1', score: 20, postedAt: t(10) } });
+      },
+    },
+    {
+      title: 'a comment (a reply, nested): the comment first, then its thread',
+      request: { input: { id: 'comment:p1:c2' } },
+      expect: (data: any) => {
+        assert.equal(data.title, 'Comment by ben on "Billing is painful"');
+        assert.ok(data.text.startsWith('- Comment by ben (3 points, 2026-11-10) on "Billing is painful"\n\nSame here.\nWe gave up.\n\nThe thread:\n\n- Posted by op_p1'), data.text);
+        assert.equal(data.url, P1_URL);
+        assert.equal(data.metadata.commentAuthor, 'ben');
+      },
+    },
+    {
+      title: "a theme: pains.get's text and the theme's dashboard page",
+      request: { input: { id: 'theme:sov_a1' } },
+      expect: async (data: any, svc: TestService) => {
+        const theme = await ok(svc, 'alice', { capability: 'pains.get', input: { sovId: 'sov_a1' }, render: 'text' }, true);
+        assert.deepEqual(data, {
+          id: 'theme:sov_a1',
+          title: 'Failing billing webhooks',
+          text: theme.text,
+          url: 'http://localhost:8080/projects/prj_alpha/themes/sov_a1',
+          metadata: { kind: 'theme', postCount: 2, quotes: 2, firstSeenAt: t(10, 13), lastSeenAt: t(11, 13) },
+        });
+      },
+    },
+    {
+      title: 'a signal: the quote, who and where, its theme and moves',
+      request: { input: { id: 'signal:sig_a1' } },
+      expect: {
+        id: 'signal:sig_a1',
+        title: 'pain signal by ann in "Billing is painful"',
+        text: [
+          '- pain: "Stripe webhooks keep failing for us."',
+          `- By ann in SaaS, 2026-11-10, in "Billing is painful" (${P1_URL}); the thread: fetch post:p1`,
+          '- Theme sov_a1: Failing billing webhooks',
+          '- content move: Write a webhook guide: Explain retries.',
+        ].join('\n'),
+        url: P1_URL,
+        metadata: { kind: 'signal', signalKind: 'pain', author: 'ann', seenAt: t(10, 13), themeId: 'sov_a1' },
+      },
+    },
+    {
+      title: 'a brief item: the item on one line, linked to its first source',
+      request: { input: { id: 'brief:brf_a6:1.0' } },
+      expect: {
+        id: 'brief:brf_a6:1.0',
+        title: 'd16 offers a',
+        text: '- Brief Nov 15 – Nov 16\n- Offers: d16 offers a. Quote: "quote d16 offers a" (someone in SaaS). Move: Move d16 offers a: Do d16 offers a. Sources: Post d16 (https://www.reddit.com/r/SaaS/comments/d16/)',
+        url: 'https://www.reddit.com/r/SaaS/comments/d16/',
+        metadata: { kind: 'brief', window: 'Nov 15 – Nov 16', section: 'offers' },
+      },
+    },
+  ],
   'memory.edit': [
     {
       // The dedicated memory.edit suite covers the operations; this is the one happy call.
@@ -568,6 +666,9 @@ const TEXT_CAPABILITIES = new Set(capabilities.filter((c) => c.kind === 'read' |
  */
 const THREAD_TEXT = new Set(['posts.get', 'pains.sources']);
 
+/** DESIGN §11: search and fetch answer as ChatGPT reads them, one text holding the data as JSON. */
+const JSON_TEXT = new Set(['search', 'fetch']);
+
 /** A request per capability for the render tests (memory.edit with an edit of its own). */
 const RENDER_REQUESTS: Record<string, Omit<InvokeBody, 'capability'>> = {
   'project.memory': {},
@@ -580,6 +681,8 @@ const RENDER_REQUESTS: Record<string, Omit<InvokeBody, 'capability'>> = {
   'posts.get': { input: { id: 'p1' } },
   'runs.get': { input: { runId: 'run_a1' } },
   'competitors.list': {},
+  search: { input: { query: 'webhooks' } },
+  fetch: { input: { id: 'post:p1' } },
   'memory.edit': { project: 'beta', input: { edits: [{ op: 'add_offering', name: 'Beta plan', description: 'A plan.' }] } },
 };
 
@@ -829,6 +932,10 @@ for (const dialect of DIALECTS) {
             const text = answer.text!;
             assert.equal(typeof text, 'string');
             assert.ok(text.length > 0);
+            if (JSON_TEXT.has(c.name)) {
+              assert.deepEqual(JSON.parse(text), answer.data);
+              return;
+            }
             const lines = text.split('\n');
             const listLines = THREAD_TEXT.has(c.name) ? lines.slice(0, lines.indexOf('')) : lines;
             assert.ok(listLines.length > 0);

@@ -181,6 +181,29 @@ const MATRIX: Record<string, MatrixRow> = {
       check: (data) => assert.deepEqual(data, { competitors: [] }),
     },
   },
+  search: {
+    // Words only bob's thread holds: alice's project finds none of them.
+    foreign: () => ({ query: 'secret bob', limit: 50 }),
+    takesIds: false,
+    beta: {
+      input: () => ({ query: 'beta thread', limit: 50 }),
+      check: (data) => {
+        assert.ok(data.results.length > 0);
+        for (const r of data.results) assert.match(r.id, /^(post:q1|signal:sig_beta1|theme:sov_beta1|brief:brf_beta1:\d\.\d)$/, r.id);
+      },
+    },
+  },
+  fetch: {
+    foreign: () => ({ id: 'theme:sov_bob1' }),
+    takesIds: true,
+    beta: {
+      input: () => ({ id: 'post:q1' }),
+      check: (data) => {
+        assert.equal(data.title, 'Beta thread');
+        assert.match(data.text, /# Beta thread/);
+      },
+    },
+  },
   'memory.edit': {
     foreign: freshRuleEdit,
     takesIds: false,

@@ -71,6 +71,8 @@ const CAPABILITY_ERRORS: ErrorCase[] = [
   { what: 'briefs_get with n beyond the numbered items', tool: 'briefs_get', args: { n: 99 }, code: 'not_found', message: 'no signal number 99 in the recent briefs' },
   { what: 'briefs_get without n', tool: 'briefs_get', args: {}, code: 'invalid', message: 'input.n: Invalid input: expected number, received undefined' },
   { what: 'posts_get with neither id nor permalink', tool: 'posts_get', args: {}, code: 'invalid', message: 'input: give `permalink` or `id`' },
+  { what: 'search with no word in the query', tool: 'search', args: { query: '?!' }, code: 'invalid', message: 'input.query: give at least one word (letters or digits) to search for' },
+  { what: 'fetch with an unknown theme id', tool: 'fetch', args: { id: 'theme:sov_nope' }, code: 'not_found', message: 'no document "theme:sov_nope" in this project' },
   { what: 'posts_get with an unknown id', tool: 'posts_get', args: { id: 'zzz999' }, code: 'not_found', message: 'no post "zzz999" in this project' },
   { what: 'briefs_list with limit 99 (1 to 5)', tool: 'briefs_list', args: { limit: 99 }, code: 'invalid', message: 'input.limit: Too big: expected number to be <=5' },
   { what: 'pains_list with a string page', tool: 'pains_list', args: { type: 'pain', page: '2' }, code: 'invalid', message: 'input.page: Invalid input: expected number, received string' },
@@ -99,6 +101,8 @@ const VALID: Record<string, Record<string, unknown>> = {
   'competitors.list': {},
   'project.list': {},
   'runs.get': { runId: 'run_a1' },
+  search: { query: 'webhooks' },
+  fetch: { id: 'post:p1' },
 };
 
 for (const dialect of DIALECTS) {

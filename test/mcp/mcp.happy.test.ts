@@ -2,7 +2,7 @@
  * The MCP endpoint, happy paths (spec §4.5, DESIGN §6), through real clients on a real socket:
  *  - the official v2 client in its three era modes (legacy 2025-11-25 `initialize`, `auto` and a
  *    2026-07-28 pin, both of which start with `server/discover`) and the v1 client;
- *  - tools/list: exactly the ten read tools, each fully described; no write capability;
+ *  - tools/list: exactly the read tools (spec §4.5 and DESIGN §11 search and fetch), each fully described; no write capability;
  *  - every tool, generated from the registry, answers exactly what POST /api/v1/invoke answers
  *    (`structuredContent` = `data`, text = the text rendering or compact JSON), with and without
  *    `project`;
@@ -38,6 +38,9 @@ const SPEC_TOOLS = [
   'project_memory',
   'project_list',
   'runs_get',
+  // DESIGN §11: the two tools ChatGPT's deep research and company knowledge use.
+  'search',
+  'fetch',
 ];
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const MODERN = '2026-07-28';
@@ -116,6 +119,8 @@ const CALLS: Record<string, { alpha: Record<string, unknown>; beta: Record<strin
   'posts.get': { alpha: { permalink: 'https://www.reddit.com/r/SaaS/comments/p1/billing_is_painful?utm_source=x' }, beta: { id: 't3_q1' } },
   'runs.get': { alpha: { runId: 'run_beta1' }, beta: { runId: 'run_beta1' } },
   'competitors.list': { alpha: {}, beta: {} },
+  search: { alpha: { query: 'webhooks' }, beta: { query: 'beta thread' } },
+  fetch: { alpha: { id: 'post:p1' }, beta: { id: 'post:q1' } },
 };
 
 const readCapabilities = () => capabilities.filter(isAgentInvokable);
@@ -198,10 +203,10 @@ for (const dialect of DIALECTS) {
           }
         });
 
-        test('tools/list returns exactly the ten read tools of spec §4.5 and no write capability', async () => {
+        test('tools/list returns exactly the read tools (the ten of spec §4.5, search and fetch) and no write capability', async () => {
           const { tools } = await session.listTools();
           assert.deepEqual(tools.map((t) => t.name).sort(), [...SPEC_TOOLS].sort());
-          assert.equal(new Set(tools.map((t) => t.name)).size, 10);
+          assert.equal(new Set(tools.map((t) => t.name)).size, 12);
           for (const c of capabilities.filter((c) => c.kind === 'write')) {
             assert.ok(!tools.some((t) => t.name === toolName(c.name)), `write capability ${c.name} is listed`);
           }
@@ -375,7 +380,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(await res.json(), { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: expected.text }], structuredContent: expected.data } });
       });
 
-      test('tools/list over raw JSON-RPC lists the same ten tools', async () => {
+      test('tools/list over raw JSON-RPC lists the same tools', async () => {
         const res = await post({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} });
         assert.equal(res.status, 200);
         const body = await res.json();

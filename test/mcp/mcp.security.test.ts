@@ -124,6 +124,13 @@ const MATRIX: Record<string, MatrixRow> = {
   },
   'runs.get': { foreign: { runId: 'run_bob1' }, alice: { error: { code: 'not_found', message: 'no run "run_bob1"' } } },
   'competitors.list': { foreign: {}, alice: { check: (d) => assert.equal(d.competitors[0].name, 'Ollama') }, beta: {} },
+  // Words only bob's thread holds: alice's project finds none.
+  search: { foreign: { query: 'secret bob' }, alice: { check: (d) => assert.deepEqual(d, { results: [] }) }, beta: { query: 'beta thread' } },
+  fetch: {
+    foreign: { id: 'comment:p1:bc1' },
+    alice: { error: { code: 'not_found', message: 'no document "comment:p1:bc1" in this project' } },
+    beta: { id: 'post:q1' },
+  },
 };
 
 function assertNone(value: unknown, markers: string[], context: string) {

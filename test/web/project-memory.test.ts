@@ -172,12 +172,15 @@ for (const dialect of DIALECTS) {
       await svc.store.db.insertInto('oauth_grants').values({ user_id: user.id, client_id: 'client_all', project_id: null, created_at: '2026-11-20T00:00:00.000Z', updated_at: '2026-11-20T00:00:00.000Z' }).execute();
       assert.equal((await svc.invoke(tiedKey.key, { capability: 'project.memory' })).status, 200);
 
+      const searchable = async (projectId: string) => (await svc.store.db.selectFrom('search_docs').select('doc_id').where('project_id', '=', projectId).execute()).length;
+      assert.ok((await searchable(doomed!)) > 0, 'the import indexed the project for search');
+      const keptDocs = await searchable(kept!);
       const res = await edit(b, doomed!, '/delete', { confirm: 'Alpha' });
       assert.equal(res.status, 303, res.html);
       assert.equal(res.location, '/dashboard?deleted=1');
       assert.match((await b.get('/dashboard?deleted=1')).html, /The project was deleted\./);
 
-      for (const table of ['posts', 'signals', 'themes', 'theme_totals', 'competitor_totals', 'briefs', 'runs', 'source_cursors', 'digest_leases'] as const) {
+      for (const table of ['posts', 'signals', 'themes', 'theme_totals', 'competitor_totals', 'briefs', 'runs', 'source_cursors', 'digest_leases', 'search_docs'] as const) {
         const left = await svc.store.db.selectFrom(table).select('project_id').where('project_id', '=', doomed!).execute();
         assert.equal(left.length, 0, `${table} rows left`);
       }
@@ -187,6 +190,7 @@ for (const dialect of DIALECTS) {
       const grants = await svc.store.db.selectFrom('oauth_grants').select('client_id').where('user_id', '=', user.id).execute();
       assert.deepEqual(grants.map((g) => g.client_id), ['client_all']);
       assert.deepEqual(await exportBundle(svc.store.db, [kept!]), keptBefore, 'the other project is untouched');
+      assert.equal(await searchable(kept!), keptDocs, "the other project's search documents are untouched");
       assert.equal((await b.get(`/projects/${doomed}`)).status, 404);
     });
 

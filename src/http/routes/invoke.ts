@@ -20,13 +20,13 @@ const envelope = z.strictObject({
   render: z.literal('text').optional(),
 });
 
-export function invokeRoute({ store }: AppDeps) {
+export function invokeRoute({ store, config }: AppDeps & { config: NonNullable<AppDeps['config']> }) {
   return new Hono<AppEnv>().post('/', jsonBody(LIMITS.bodyBytes), async (c) => {
     const request = parseInput(envelope, c.get('body'), 'body');
     const capability = findCapability(request.capability);
     if (!capability) throw notFound(`Unknown capability "${request.capability}". GET /api/v1/capabilities lists them.`);
     c.set('capability', capability.name);
-    const result = await invokeCapability(store, c.get('caller'), capability, request);
+    const result = await invokeCapability(store, c.get('caller'), capability, request, config.publicUrl);
     return c.json(result);
   });
 }

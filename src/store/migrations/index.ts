@@ -5,6 +5,7 @@ import * as digestLeases from './003_digest_leases.ts';
 import * as themeRecency from './004_theme_recency.ts';
 import * as memoryBuilds from './005_memory_builds.ts';
 import * as liveSources from './006_live_sources.ts';
+import * as search from './007_search.ts';
 
 /** Applied in name order; a new migration is a new file and one line here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004_theme_recency': themeRecency,
   '005_memory_builds': memoryBuilds,
   '006_live_sources': liveSources,
+  '007_search': search,
 };

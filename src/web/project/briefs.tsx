@@ -18,7 +18,7 @@ export function briefsRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
   app.get('/projects/:id/briefs', async (c) => {
     const view = await projectPage(c, deps);
     if (view instanceof Response) return view;
-    const { briefs } = await invokeFor(deps.store, view, briefsList, { limit: LIMITS.numberedBriefs });
+    const { briefs } = await invokeFor(deps, view, briefsList, { limit: LIMITS.numberedBriefs });
     return renderPage(c, <BriefsPage view={view} briefs={briefs} />);
   });
 }

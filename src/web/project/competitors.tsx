@@ -21,7 +21,7 @@ export function competitorsRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): voi
     const view = await projectPage(c, deps);
     if (view instanceof Response) return view;
     // The most competitors.list gives (DESIGN §11): past that, a product is a rare mention.
-    const { competitors } = await invokeFor(deps.store, view, competitorsList, { limit: LIMITS.competitorsListMax });
+    const { competitors } = await invokeFor(deps, view, competitorsList, { limit: LIMITS.competitorsListMax });
     const pageCount = Math.max(1, Math.ceil(competitors.length / COMPETITORS_PAGE_SIZE));
     const page = Math.min(pageParam(c.req.query('page')).value, pageCount);
     const shown = competitors.slice((page - 1) * COMPETITORS_PAGE_SIZE, page * COMPETITORS_PAGE_SIZE);

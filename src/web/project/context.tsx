@@ -89,8 +89,8 @@ function callerOf(who: SessionInfo): Caller {
 }
 
 /** Reads (or writes) through a capability's handler, exactly as POST /api/v1/invoke would. */
-export async function invokeFor<I extends z.ZodType, O>(store: Store, view: ProjectView, capability: ProjectCapability<I, O>, input: z.input<I>): Promise<O> {
-  const result = await invokeCapability(store, callerOf(view.who), capability as unknown as ProjectCapability, { project: view.project.memory.id, input });
+export async function invokeFor<I extends z.ZodType, O>(deps: Pick<PageDeps, 'store' | 'publicUrl'>, view: ProjectView, capability: ProjectCapability<I, O>, input: z.input<I>): Promise<O> {
+  const result = await invokeCapability(deps.store, callerOf(view.who), capability as unknown as ProjectCapability, { project: view.project.memory.id, input }, deps.publicUrl);
   return result.data as O;
 }
 

@@ -100,7 +100,7 @@ export function memoryRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
     return c.redirect(`${projectPath(post.project)}?saved=${SECTION_OF[op]}#${SECTION_OF[op]}`, 303);
   });
 
-  const invokeEdit = (view: ProjectView, edit: Edit) => invokeFor(store, view, memoryEdit, { edits: [edit] });
+  const invokeEdit = (view: ProjectView, edit: Edit) => invokeFor(deps, view, memoryEdit, { edits: [edit] });
 
   const newName = z
     .string()

@@ -64,7 +64,7 @@ export function themesRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
     const view = await projectPage(c, deps);
     if (view instanceof Response) return view;
     const query = themeQuery(c);
-    const data = await invokeFor(deps.store, view, painsList, { type: query.type, sort: query.sort, page: query.page, pageSize: THEMES_PAGE_SIZE });
+    const data = await invokeFor(deps, view, painsList, { type: query.type, sort: query.sort, page: query.page, pageSize: THEMES_PAGE_SIZE });
     return renderPage(c, <ThemesPage view={view} query={query} data={data} />);
   });
 
@@ -73,7 +73,7 @@ export function themesRoutes(app: Hono<WebEnv>, deps: ProjectPageDeps): void {
     if (view instanceof Response) return view;
     let theme: ThemeFull;
     try {
-      theme = await invokeFor(deps.store, view, painsGet, { sovId: c.req.param('sovId') });
+      theme = await invokeFor(deps, view, painsGet, { sovId: c.req.param('sovId') });
     } catch (err) {
       // Another project's theme, an unknown id and a malformed one all look the same: not here.
       if (err instanceof ServiceError && (err.code === 'not_found' || err.code === 'invalid')) return projectNotFound(c, view.who);

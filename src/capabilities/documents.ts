@@ -1,0 +1,105 @@
+/**
+ * What `fetch` gives for each kind of `search` result (DESIGN §11): the whole document as text a
+ * model reads — the same text forms the other tools give (posts.get for a thread, pains.get for a
+ * theme) — with its link and a few facts as metadata.
+ */
+import { notFound } from '../domain/errors.ts';
+import type { SignalItem } from '../domain/resources.ts';
+import { briefById } from '../store/briefs.ts';
+import { commentOfPost, postById } from '../store/posts.ts';
+import type { SearchKind } from '../store/search.ts';
+import { fullTheme } from '../store/themes.ts';
+import { itemLine } from './briefs-list.ts';
+import { painsGet } from './pains-get.ts';
+import { postsGet } from './posts-get.ts';
+import { bullets } from './text.ts';
+import type { ProjectContext } from './types.ts';
+
+export interface Document {
+  title: string;
+  /** At most TEXT_MAX characters, like every text form; `fetch` may cut it further. */
+  text: string;
+  url: string;
+  metadata: Record<string, string | number | null>;
+}
+
+/** The dashboard page of a theme or a brief, for results that have no link of their own. */
+export function documentUrl(publicUrl: string, projectId: string, id: { kind: SearchKind; parts: string[] }): string {
+  const project = `${publicUrl}/projects/${encodeURIComponent(projectId)}`;
+  return id.kind === 'theme' ? `${project}/themes/${encodeURIComponent(id.parts[0]!)}` : `${project}/briefs`;
+}
+
+export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; parts: string[] }, asked: string): Promise<Document> {
+  const projectId = ctx.project.memory.id;
+  const missing = () => notFound(`no document "${asked}" in this project`);
+  switch (id.kind) {
+    case 'post':
+    case 'comment': {
+      const [postId = '', commentId] = id.parts;
+      const post = await postById(ctx.store.db, projectId, postId);
+      if (!post) throw missing();
+      const input = { id: postId };
+      const thread = await postsGet.run(ctx, input);
+      const meta = { community: post.community, author: post.author, score: post.score, postedAt: post.postCreatedAt };
+      const threadText = postsGet.text!(thread, input);
+      if (id.kind === 'post') return { title: post.title, text: threadText, url: post.url, metadata: { kind: 'post', ...meta } };
+      const comment = await commentOfPost(ctx.store.db, projectId, postId, commentId ?? '');
+      if (!comment) throw missing();
+      return {
+        title: `Comment by ${comment.author} on "${post.title}"`,
+        // The comment first, then the thread it is part of.
+        text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${comment.createdAt.slice(0, 10)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
+        url: post.url,
+        metadata: { kind: 'comment', ...meta, commentAuthor: comment.author, commentedAt: comment.createdAt },
+      };
+    }
+    case 'theme': {
+      const theme = await fullTheme(ctx.store.db, projectId, id.parts[0]!);
+      if (!theme) throw missing();
+      const { postIds: _postIds, ...full } = theme;
+      return {
+        title: theme.title,
+        text: painsGet.text!(full, { sovId: theme.id }),
+        url: documentUrl(ctx.publicUrl, projectId, id),
+        metadata: { kind: 'theme', postCount: theme.postCount, quotes: theme.pains.length, firstSeenAt: theme.firstSeenAt, lastSeenAt: theme.lastSeenAt },
+      };
+    }
+    case 'signal': {
+      const signal = await ctx.store.db
+        .selectFrom('signals as s')
+        .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
+        .leftJoin('themes as t', (j) => j.onRef('t.project_id', '=', 's.project_id').onRef('t.id', '=', 's.theme_id'))
+        .select(['s.kind', 's.quote', 's.author', 's.seen_at', 's.competitor', 's.moves', 's.post_id', 'p.title as post_title', 'p.url as post_url', 'p.community', 't.id as theme_id', 't.title as theme_title'])
+        .where('s.project_id', '=', projectId)
+        .where('s.id', '=', id.parts[0]!)
+        .executeTakeFirst();
+      if (!signal) throw missing();
+      const moves = Object.entries(JSON.parse(signal.moves) as Record<string, { title: string; body: string }>);
+      return {
+        title: `${signal.kind} signal by ${signal.author} in "${signal.post_title}"`,
+        text: bullets([
+            `${signal.kind}${signal.competitor ? ` (${signal.competitor})` : ''}: "${signal.quote}"`,
+            `By ${signal.author} in ${signal.community}, ${signal.seen_at.slice(0, 10)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch post:${encodeURIComponent(signal.post_id)}`,
+            ...(signal.theme_id ? [`Theme ${signal.theme_id}: ${signal.theme_title}`] : []),
+          ...moves.map(([kind, m]) => `${kind} move: ${m.title}: ${m.body}`),
+        ]),
+        url: signal.post_url,
+        metadata: { kind: 'signal', signalKind: signal.kind, author: signal.author, seenAt: signal.seen_at, themeId: signal.theme_id ?? null },
+      };
+    }
+    case 'brief': {
+      const [briefId = '', position = ''] = id.parts;
+      const brief = await briefById(ctx.store.db, projectId, briefId);
+      const [s, i] = position.split('.').map(Number);
+      const section = brief?.sections[s ?? -1];
+      const item: SignalItem | undefined = section?.items[i ?? -1];
+      if (!brief || !section || !item) throw missing();
+      return {
+        title: item.surfaced.summary,
+        text: bullets([`Brief ${brief.window}`, itemLine(0, section.title, item).replace(/^#0 /, '')]),
+        url: item.sources[0]?.url ?? documentUrl(ctx.publicUrl, projectId, id),
+        metadata: { kind: 'brief', window: brief.window, section: section.kind },
+      };
+    }
+  }
+}
