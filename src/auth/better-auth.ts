@@ -13,6 +13,7 @@ import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { jwt } from 'better-auth/plugins';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/db.ts';
+import { cimdClientDiscovery, defaultMetadataFetch, type MetadataFetch } from './cimd.ts';
 import { OAUTH, oauthUrls } from './oauth-config.ts';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
@@ -26,7 +27,7 @@ export function verifyPassword(input: { hash: string; password: string }): Promi
   return verify(input.hash, input.password).catch(() => false);
 }
 
-function plugins(publicUrl: string) {
+function plugins(publicUrl: string, metadataFetch: MetadataFetch = defaultMetadataFetch()) {
   const urls = oauthUrls(publicUrl);
   return [
     jwt({
@@ -54,6 +55,8 @@ function plugins(publicUrl: string) {
       refreshTokenReuseInterval: 0,
       codeExpiresIn: OAUTH.codeSeconds,
       advertisedMetadata: { scopes_supported: [...OAUTH.scopes] },
+      // Client ID Metadata Documents beside registration (DESIGN §11, cimd.ts).
+      extensions: [{ clientDiscovery: cimdClientDiscovery({ fetch: metadataFetch }) }],
     }),
   ];
 }
@@ -75,6 +78,8 @@ export function authSchemaOptions(store: Store): BetterAuthOptions {
 export interface AuthConfig {
   secret: string;
   publicUrl: string;
+  /** How Client ID Metadata Documents are fetched (cimd.ts); tests reach their local servers. */
+  metadataFetch?: MetadataFetch;
   /** Where better-auth's own messages go (as `auth` lines); without it they are dropped in tests. */
   logger?: Logger;
 }
@@ -122,7 +127,7 @@ export function createAuth(store: Store, config: AuthConfig) {
       disableOriginCheck: false,
     },
     logger: config.logger ? authLogger(config.logger) : { disabled: process.env.NODE_ENV === 'test' },
-    plugins: plugins(config.publicUrl),
+    plugins: plugins(config.publicUrl, config.metadataFetch),
   });
 }
 

@@ -1,6 +1,7 @@
 /** `signals serve`: migrate, then serve until SIGINT/SIGTERM, then drain and close cleanly. */
 import { serve } from '@hono/node-server';
 import { LastUsedRecorder } from '../auth/api-keys.ts';
+import { defaultMetadataFetch } from '../auth/cimd.ts';
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { openStore } from '../store/db.ts';
@@ -26,7 +27,7 @@ export async function runServer(config: Config): Promise<void> {
   const applied = await migrate(store);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const lastUsed = new LastUsedRecorder(store.db, 30_000, (err) => logger.warn({ err }, 'could not record key use'));
-  const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: config.publicUrl, logger });
+  const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: config.publicUrl, logger, metadataFetch: defaultMetadataFetch(config.fetchAllowHosts) });
   // The daily runs and the dashboard's "Run now" read the same sources with the same analyzer.
   const source = sourceFrom(config.digest.source, 'DIGEST_SOURCE', { db: store.db, settings: config.sources });
   const analyzer = analyzerFromEnv(process.env, logger);

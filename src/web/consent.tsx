@@ -11,6 +11,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Auth } from '../auth/better-auth.ts';
+import { isMetadataDocumentUrl } from '../auth/cimd.ts';
 import { recordGrant } from '../auth/oauth-grants.ts';
 import type { ProjectSummary } from '../domain/resources.ts';
 import { listProjectSummaries } from '../store/projects.ts';
@@ -90,6 +91,13 @@ function ConsentPage(props: { who: SessionInfo; view: OAuthRequestView; projects
         <p>
           <strong>{view.client.name}</strong> wants to read your Project Signals data.
         </p>
+        {/* A Client ID Metadata Document's name is what its publisher says: the host that
+            published it is the part a person can check (cimd.ts). */}
+        {isMetadataDocumentUrl(view.client.clientId) ? (
+          <p>
+            It describes itself at <strong class="mono">{new URL(view.client.clientId).host}</strong>.
+          </p>
+        ) : null}
         <p>
           After you decide, you will be sent back to <strong class="mono">{view.redirectHost}</strong>. Only allow applications you started
           connecting yourself.

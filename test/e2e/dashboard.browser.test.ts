@@ -19,6 +19,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { cimdHostEnv, startCimdHost, type CimdHost } from '../helpers/cimd-host.ts';
 import { freePort, waitForHealth } from '../helpers/process.ts';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -35,6 +36,7 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
   let browser: Browser;
   let page: Page;
   let base: string;
+  let cimdHost: CimdHost;
   let step = 0;
 
   const shot = async (name: string) => {
@@ -47,8 +49,9 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
     dir = mkdtempSync(join(tmpdir(), 'signals-e2e-'));
     const port = await freePort();
     base = `http://localhost:${port}`;
+    cimdHost = await startCimdHost();
     server = spawn(process.execPath, [join(ROOT, 'bin/signals.mjs'), 'serve'], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn', ...cimdHostEnv(cimdHost) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitForHealth(base, server);
@@ -65,6 +68,7 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
   after(async () => {
     await browser?.close();
     server?.kill('SIGTERM');
+    await cimdHost?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -154,17 +158,7 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
       assert.equal(registered.status, 201);
       const clientId = ((await registered.json()) as { client_id: string }).client_id;
       const verifier = randomBytes(32).toString('base64url');
-      const authorize = new URL(`${base}/api/auth/oauth2/authorize`);
-      for (const [k, v] of Object.entries({
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: redirectUri,
-        scope: 'signals:read offline_access',
-        state: 'browser-state',
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-        code_challenge_method: 'S256',
-        resource: `${base}/api/mcp`,
-      })) authorize.searchParams.set(k, v);
+      const authorize = authorizationUrl(base, { clientId, redirectUri, verifier, state: 'browser-state', scope: 'signals:read offline_access' });
 
       // Signed out after the first test: the authorization goes through the sign-in page.
       await page.goto(authorize.toString());
@@ -220,7 +214,70 @@ describe('dashboard in a real browser', { skip: available ? false : `no Chromium
       await callback.close();
     }
   });
+  test('a client identified by a metadata document: no registration, consent names it and its host, tokens read over MCP', async () => {
+    const callback = await listenForCallback();
+    try {
+      const redirectUri = `${callback.base}/callback`;
+      const clientId = cimdHost.url('/agent/client.json');
+      cimdHost.serve('/agent/client.json', { client_id: clientId, client_name: 'Metadata Document Agent', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] });
+      const verifier = randomBytes(32).toString('base64url');
+      const authorize = authorizationUrl(base, { clientId, redirectUri, verifier, state: 'cimd-state', scope: 'signals:read' });
+
+      await page.goto(authorize.toString());
+      if (/\/login\?/.test(page.url())) {
+        await page.fill('input[name=email]', 'eve@example.com');
+        await page.fill('input[name=password]', 'a-good-password');
+        await page.click('form[action="/login"] button[type=submit]');
+      }
+      await page.waitForURL(/\/consent\?/);
+      const consentText = (await page.textContent('main')) ?? '';
+      assert.match(consentText, /Metadata Document Agent wants to read your Project Signals data/);
+      assert.match(consentText, new RegExp(`It describes itself at localhost:${cimdHost.port}`));
+      await shot('oauth-cimd-consent');
+      await page.click('button[name=decision][value=allow]');
+      await page.waitForURL(new RegExp(`^${redirectUri}\\?`));
+      const landed = new URL(page.url());
+      assert.equal(landed.searchParams.get('state'), 'cimd-state');
+      const code = landed.searchParams.get('code');
+      assert.ok(code);
+      assert.ok(cimdHost.fetched.includes('/agent/client.json'), 'the service read the document');
+
+      const tokenRes = await fetch(`${base}/api/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+      });
+      assert.equal(tokenRes.status, 200, await tokenRes.clone().text());
+      const tokens = (await tokenRes.json()) as { access_token: string };
+      const read = await fetch(`${base}/api/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'project_list', arguments: {} } }),
+      });
+      assert.equal(read.status, 200);
+      const result = ((await read.json()) as { result: { isError?: boolean } }).result;
+      assert.notEqual(result.isError, true);
+    } finally {
+      await callback.close();
+    }
+  });
 });
+
+/** An authorization request as an MCP client sends it: PKCE S256 and the MCP resource. */
+function authorizationUrl(base: string, r: { clientId: string; redirectUri: string; verifier: string; state: string; scope: string }): URL {
+  const url = new URL(`${base}/api/auth/oauth2/authorize`);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: r.clientId,
+    redirect_uri: r.redirectUri,
+    scope: r.scope,
+    state: r.state,
+    code_challenge: createHash('sha256').update(r.verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${base}/api/mcp`,
+  })) url.searchParams.set(k, v);
+  return url;
+}
 
 /** The OAuth client's redirect URI: a loopback page that says the connection is done. */
 async function listenForCallback(): Promise<{ base: string; host: string; close(): Promise<void> }> {

@@ -24,6 +24,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { cimdHostEnv, startCimdHost, type CimdHost } from '../helpers/cimd-host.ts';
 import { freePort, waitForHealth } from '../helpers/process.ts';
 import {
   auth as authV2,
@@ -262,6 +263,8 @@ class ScriptedProvider<Info extends { client_id: string }, Tokens extends { acce
     private readonly base: string,
     private readonly login: Login,
     sdk: string,
+    /** A Client ID Metadata Document's URL: the SDK uses it as client_id when the server supports it. */
+    readonly clientMetadataUrl?: string,
   ) {
     this.clientName = `Signals e2e (${sdk})`;
   }
@@ -469,9 +472,11 @@ describe('official MCP SDK clients through OAuth, against `signals serve`', () =
   let dir: string;
   let server: ChildProcess;
   let env: Env;
+  let cimdHost: CimdHost;
   const users = {
     v2: { email: 'vera@example.com', password: 'v2-client-password', project: 'Vera Widgets' },
     v1: { email: 'otto@example.com', password: 'v1-client-password', project: 'Otto Gadgets' },
+    cimd: { email: 'cid@example.com', password: 'cimd-client-password', project: 'Cid Metadata' },
   };
 
   before(async () => {
@@ -479,7 +484,8 @@ describe('official MCP SDK clients through OAuth, against `signals serve`', () =
     const port = await freePort();
     const base = `http://localhost:${port}`;
     env = { base, mcpUrl: `${base}/api/mcp`, issuer: `${base}/api/auth` };
-    const processEnv = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' };
+    cimdHost = await startCimdHost();
+    const processEnv = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'e2e.db')}`, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn', ...cimdHostEnv(cimdHost) };
     for (const [key, u] of Object.entries(users)) {
       assert.equal(cli(processEnv, ['user', 'create', '--email', u.email, '--password', u.password]).email, u.email);
       assert.equal(cli(processEnv, ['project', 'create', '--owner', u.email, '--name', u.project, '--url', `https://${key}.example.com`]).name, u.project);
@@ -495,6 +501,7 @@ describe('official MCP SDK clients through OAuth, against `signals serve`', () =
       await exited;
     }
     if (dir) rmSync(dir, { recursive: true, force: true });
+    await cimdHost?.close();
   });
 
   test('v2 client (@modelcontextprotocol/client): 401 → discovery → registration → sign-in and consent → finishAuth → tools → refresh with rotation', async (t) => {
@@ -603,5 +610,44 @@ describe('official MCP SDK clients through OAuth, against `signals serve`', () =
     assert.equal(rec.to('/api/auth/oauth2/revoke').length, 0, 'the SDK revokes nothing');
     await client.close();
     t.diagnostic(`v1 exchanges: ${rec.summary()}`);
+  });
+  test('v2 client with a Client ID Metadata Document: no registration; the server reads the document, the user consents to its name, tools work', async (t) => {
+    const redirect = `http://127.0.0.1:${await freePort()}/callback`;
+    const documentUrl = cimdHost.url('/oauth/client-metadata.json');
+    cimdHost.serve('/oauth/client-metadata.json', {
+      client_id: documentUrl,
+      client_name: 'Signals e2e (v2, CIMD)',
+      client_uri: cimdHost.url('/'),
+      redirect_uris: [redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    const rec = new Recorder();
+    const provider = new ScriptedProvider<StoredOAuthClientInformation, StoredOAuthTokens, OAuthDiscoveryState>(redirect, env.base, users.cimd, 'v2, CIMD', documentUrl);
+    const oauth: OAuthClientProvider = provider;
+    const mcpUrl = new URL(env.mcpUrl);
+
+    const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth, fetch: rec.fetch });
+    await assert.rejects(new Client({ name: 'signals-e2e-cimd', version: '1.0.0' }).connect(first), (err) => err instanceof UnauthorizedError);
+    const metadata = rec.hits.find((h) => h.url.pathname === '/.well-known/oauth-authorization-server/api/auth');
+    assert.equal(metadata?.status, 200);
+    assert.equal(rec.to('/api/auth/oauth2/register').length, 0, 'the SDK did not register: the server supports metadata documents');
+    assert.equal(provider.client?.client_id, documentUrl, 'the document URL is the client id');
+    assert.equal(provider.authorizationUrls[0]?.searchParams.get('client_id'), documentUrl);
+    const callback = provider.landedCode(env.issuer);
+    assert.ok(cimdHost.fetched.includes('/oauth/client-metadata.json'), 'the authorization server fetched the document');
+
+    await first.finishAuth(callback.searchParams);
+    const issued = provider.tokens();
+    assert.ok(issued, 'tokens saved by finishAuth');
+    checkCodeExchange(rec, env, redirect, documentUrl, issued);
+    await first.close();
+
+    const client = new Client({ name: 'signals-e2e-cimd', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth, fetch: rec.fetch }));
+    await checkTools(client, users.cimd.project);
+    await client.close();
+    t.diagnostic(`CIMD exchanges: ${rec.summary()}`);
   });
 });

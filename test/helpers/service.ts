@@ -4,6 +4,7 @@
  */
 import { createApiKey, LastUsedRecorder } from '../../src/auth/api-keys.ts';
 import { openAuth, type Auth } from '../../src/auth/better-auth.ts';
+import type { MetadataFetch } from '../../src/auth/cimd.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { DigestLauncher } from '../../src/ingest/digest/launcher.ts';
@@ -69,13 +70,20 @@ export interface ServiceOptions {
   launcher?: (store: Store) => DigestLauncher;
   /** DIGEST_HOUR_UTC as `signals serve` passes it to the pages (their default: 6). */
   digestHourUtc?: number;
+  /** How Client ID Metadata Documents are fetched (the service's default: public https only). */
+  metadataFetch?: MetadataFetch;
 }
 
 export async function startService(dialect: Dialect, options: ServiceOptions = {}): Promise<TestService> {
   const database = await freshDatabase(dialect);
   const store = openStore(database.url);
   await migrate(store);
-  const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080', ...(options.logger ? { logger: options.logger } : {}) });
+  const auth = await openAuth(store, {
+    secret: await authSecret(store),
+    publicUrl: 'http://localhost:8080',
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.metadataFetch ? { metadataFetch: options.metadataFetch } : {}),
+  });
   const users = {
     alice: (await createUser(auth, ALICE)).id,
     bob: (await createUser(auth, BOB)).id,
