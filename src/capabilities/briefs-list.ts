@@ -39,11 +39,11 @@ export const briefsList = projectCapability({
   },
 });
 
-/** One brief item on one line: number, section, what surfaced, the quote, the move and its sources. */
-export function itemLine(n: number, section: string, item: SignalItem): string {
+/** One brief item on one line: number (when it has one), section, what surfaced, the quote, the move and its sources. */
+export function itemLine(n: number | null, section: string, item: SignalItem): string {
   const quote = item.surfaced.quote ? ` Quote: "${item.surfaced.quote.text}" (${item.surfaced.quote.who} in ${item.surfaced.quote.sub}).` : '';
   const sources = item.sources.map((s) => `${s.title} (${s.url})`).join('; ');
-  return `#${n} ${section}: ${stop(item.surfaced.summary)}${quote} Move: ${item.move.title}: ${stop(item.move.body)}${sources ? ` Sources: ${sources}` : ''}`;
+  return `${n === null ? '' : `#${n} `}${section}: ${stop(item.surfaced.summary)}${quote} Move: ${item.move.title}: ${stop(item.move.body)}${sources ? ` Sources: ${sources}` : ''}`;
 }
 
 /** A sentence ends with a stop before the next one starts. */

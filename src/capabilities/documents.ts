@@ -1,13 +1,15 @@
 /**
  * What `fetch` gives for each kind of `search` result (DESIGN §11): the whole document as text a
  * model reads — the same text forms the other tools give (posts.get for a thread, pains.get for a
- * theme) — with its link and a few facts as metadata.
+ * theme) — with its link and a few facts as metadata. Its title is the one `search` shows
+ * (store/search.ts builds both from the same row).
  */
 import { notFound } from '../domain/errors.ts';
 import type { SignalItem } from '../domain/resources.ts';
 import { briefById } from '../store/briefs.ts';
+import { parseJson } from '../store/json.ts';
 import { commentOfPost, postById } from '../store/posts.ts';
-import type { SearchKind } from '../store/search.ts';
+import { docId, type SearchKind } from '../store/search.ts';
 import { fullTheme } from '../store/themes.ts';
 import { itemLine } from './briefs-list.ts';
 import { painsGet } from './pains-get.ts';
@@ -16,7 +18,6 @@ import { bullets } from './text.ts';
 import type { ProjectContext } from './types.ts';
 
 export interface Document {
-  title: string;
   /** At most TEXT_MAX characters, like every text form; `fetch` may cut it further. */
   text: string;
   url: string;
@@ -42,11 +43,10 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       const thread = await postsGet.run(ctx, input);
       const meta = { community: post.community, author: post.author, score: post.score, postedAt: post.postCreatedAt };
       const threadText = postsGet.text!(thread, input);
-      if (id.kind === 'post') return { title: post.title, text: threadText, url: post.url, metadata: { kind: 'post', ...meta } };
+      if (id.kind === 'post') return { text: threadText, url: post.url, metadata: { kind: 'post', ...meta } };
       const comment = await commentOfPost(ctx.store.db, projectId, postId, commentId ?? '');
       if (!comment) throw missing();
       return {
-        title: `Comment by ${comment.author} on "${post.title}"`,
         // The comment first, then the thread it is part of.
         text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${comment.createdAt.slice(0, 10)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
         url: post.url,
@@ -58,7 +58,6 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       if (!theme) throw missing();
       const { postIds: _postIds, ...full } = theme;
       return {
-        title: theme.title,
         text: painsGet.text!(full, { sovId: theme.id }),
         url: documentUrl(ctx.publicUrl, projectId, id),
         metadata: { kind: 'theme', postCount: theme.postCount, quotes: theme.pains.length, firstSeenAt: theme.firstSeenAt, lastSeenAt: theme.lastSeenAt },
@@ -74,12 +73,11 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
         .where('s.id', '=', id.parts[0]!)
         .executeTakeFirst();
       if (!signal) throw missing();
-      const moves = Object.entries(JSON.parse(signal.moves) as Record<string, { title: string; body: string }>);
+      const moves = Object.entries(parseJson<Record<string, { title: string; body: string }>>(signal.moves));
       return {
-        title: `${signal.kind} signal by ${signal.author} in "${signal.post_title}"`,
         text: bullets([
             `${signal.kind}${signal.competitor ? ` (${signal.competitor})` : ''}: "${signal.quote}"`,
-            `By ${signal.author} in ${signal.community}, ${signal.seen_at.slice(0, 10)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch post:${encodeURIComponent(signal.post_id)}`,
+            `By ${signal.author} in ${signal.community}, ${signal.seen_at.slice(0, 10)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch ${docId('post', signal.post_id)}`,
             ...(signal.theme_id ? [`Theme ${signal.theme_id}: ${signal.theme_title}`] : []),
           ...moves.map(([kind, m]) => `${kind} move: ${m.title}: ${m.body}`),
         ]),
@@ -95,8 +93,7 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       const item: SignalItem | undefined = section?.items[i ?? -1];
       if (!brief || !section || !item) throw missing();
       return {
-        title: item.surfaced.summary,
-        text: bullets([`Brief ${brief.window}`, itemLine(0, section.title, item).replace(/^#0 /, '')]),
+        text: bullets([`Brief ${brief.window}`, itemLine(null, section.title, item)]),
         url: item.sources[0]?.url ?? documentUrl(ctx.publicUrl, projectId, id),
         metadata: { kind: 'brief', window: brief.window, section: section.kind },
       };

@@ -235,7 +235,7 @@ function signalRows(db: AnyDb, projectId: string, ids: string[]) {
 }
 
 /** The documents of the given ids, rebuilt from their rows (missing ones are left out). */
-async function documents(db: Db, projectId: string, ids: readonly string[]): Promise<Map<string, Doc>> {
+export async function documents(db: Db, projectId: string, ids: readonly string[]): Promise<Map<string, Doc>> {
   const wanted = new Set(ids);
   const bySource = new Map<string, string[]>();
   for (const id of ids) {

@@ -614,7 +614,7 @@ const HAPPY: Record<string, HappyCase[]> = {
       request: { input: { id: 'signal:sig_a1' } },
       expect: {
         id: 'signal:sig_a1',
-        title: 'pain signal by ann in "Billing is painful"',
+        title: 'Pain by ann in "Billing is painful"',
         text: [
           '- pain: "Stripe webhooks keep failing for us."',
           `- By ann in SaaS, 2026-11-10, in "Billing is painful" (${P1_URL}); the thread: fetch post:p1`,
