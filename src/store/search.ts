@@ -118,9 +118,10 @@ async function replace(db: AnyDb, projectId: string, sources: string[], docs: Do
   for (let i = 0; i < sources.length; i += SLICE) {
     const slice = sources.slice(i, i + SLICE);
     if (!postgres) {
-      // The FTS5 table keeps no content: its rows go by rowid, before the rows that name them.
-      const ids = (await typed.selectFrom('search_docs').select('id').where('project_id', '=', projectId).where('source', 'in', slice).execute()).map((r) => r.id);
-      if (ids.length > 0) await sql`delete from search_fts where rowid in (${sql.join(ids)})`.execute(db);
+      // The FTS5 table keeps no content: its rows go by rowid, before the rows that name them. A
+      // subquery, not a list of ids: 500 threads can hold more comments than SQLite takes as
+      // parameters of one statement.
+      await sql`delete from search_fts where rowid in (select id from search_docs where project_id = ${projectId} and source in (${sql.join(slice)}))`.execute(db);
     }
     await typed.deleteFrom('search_docs').where('project_id', '=', projectId).where('source', 'in', slice).execute();
   }

@@ -81,6 +81,25 @@ for (const dialect of DIALECTS) {
         assert.ok((await docRows('prj_search_run')).length > 0, 'other projects are untouched');
       });
 
+      test('threads holding more comments than one statement takes parameters are indexed and indexed again', async () => {
+        const big = (id: string) => ({
+          id,
+          url: `https://www.reddit.com/r/big/comments/${id}/t/`,
+          permalink: `/r/big/comments/${id}/t/`,
+          community: 'big',
+          title: `Busy thread ${id}`,
+          selftext: 'Body.',
+          author: 'op',
+          score: 1,
+          postCreatedAt: '2026-01-01T00:00:00.000Z',
+          comments: Array.from({ length: 17_000 }, (_, i) => ({ id: `${id}c${i}`, author: 'u', body: `reply ${i}`, score: 1, createdAt: '2026-01-01T00:00:00.000Z', replies: [] })),
+        });
+        const bundle = { format: 'project-signals-bundle' as const, version: 1 as const, projects: [{ ...blankProject, owner: 'carol@example.com', id: 'prj_busy', name: 'Busy', url: 'https://busy.example.com', createdAt: '2026-01-01T00:00:00.000Z', posts: [big('b1'), big('b2')], themes: [], signals: [] }] };
+        await importBundle(svc.store, parseBundle(bundle));
+        await importBundle(svc.store, parseBundle(bundle));
+        assert.equal((await docRows('prj_busy')).length, 34_002);
+      });
+
       test('a renamed theme is found by its new title, not its old one; a merged-away theme is gone', async () => {
         const themes = [
           { id: 'sov_r1', type: 'pain' as const, title: 'Flaky onboarding', summary: 'Sign-up breaks.', updatedAt: '2026-11-01T00:00:00.000Z' },
