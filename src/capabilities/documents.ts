@@ -9,7 +9,7 @@ import type { SignalItem } from '../domain/resources.ts';
 import { briefById } from '../store/briefs.ts';
 import { parseJson } from '../store/json.ts';
 import { commentOfPost, postById } from '../store/posts.ts';
-import { docId, type SearchKind } from '../store/search.ts';
+import { docId, type SearchKind } from '../store/search-documents.ts';
 import { fullTheme } from '../store/themes.ts';
 import { itemLine } from './briefs-list.ts';
 import { painsGet } from './pains-get.ts';

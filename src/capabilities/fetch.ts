@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
-import { documents, parseDocId } from '../store/search.ts';
+import { documents, parseDocId } from '../store/search-documents.ts';
 import { loadDocument } from './documents.ts';
 import { fitBlocks, TEXT_MAX } from './text.ts';
 import { projectCapability } from './types.ts';

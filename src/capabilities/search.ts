@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { invalid } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
-import { parseDocId, queryTerms, searchDocs, SEARCH_KINDS } from '../store/search.ts';
+import { parseDocId, SEARCH_KINDS } from '../store/search-documents.ts';
+import { queryTerms, searchDocs } from '../store/search.ts';
 import { documentUrl } from './documents.ts';
 import { projectCapability } from './types.ts';
 

@@ -1,7 +1,6 @@
 /**
- * Full-text search over a project (DESIGN §11 `search`; tables in migration 007): what is
- * searchable, how each stored row becomes documents, how the documents are kept current, and the
- * ranked query on each engine.
+ * Full-text search over a project (DESIGN §11 `search`; tables in migration 007): how the
+ * documents (search-documents.ts) are kept current, and the ranked query on each engine.
  *
  * The index holds no copy of the text. Each document is a row of `search_docs` (ids, kind, time)
  * plus the engine's index of its title and body: an FTS5 table without content on SQLite, a
@@ -17,89 +16,9 @@
  */
 import { PostgresAdapter, sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { StoredBrief } from '../domain/briefs.ts';
-import type { ThreadComment } from '../domain/thread.ts';
 import type { Db, Store } from './db.ts';
-import { parseJson } from './json.ts';
-import type { BriefsTable, PostsTable, Schema, SearchDocsTable, SignalsTable, ThemesTable } from './schema.ts';
-
-export const SEARCH_KINDS = ['post', 'comment', 'signal', 'theme', 'brief'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
-
-/** A document as indexed and as shown: `source` is the stored row it comes from. */
-interface Doc extends Omit<SearchDocsTable, 'project_id' | 'id'> {
-  title: string;
-  body: string;
-  url: string;
-}
-/** Migrations index with an untyped Kysely; the app with the typed one. */
-type AnyDb = Db | Kysely<any>;
-
-// ---------------------------------------------------------------------------------------------
-// Document ids: `kind:part[:part]`, each part URI-encoded so that ids holding ':' stay readable.
-// ---------------------------------------------------------------------------------------------
-
-export function docId(kind: SearchKind, ...parts: string[]): string {
-  return [kind, ...parts.map(encodeURIComponent)].join(':');
-}
-
-export function parseDocId(id: string): { kind: SearchKind; parts: string[] } | undefined {
-  const [kind, ...encoded] = id.split(':');
-  if (!(SEARCH_KINDS as readonly string[]).includes(kind ?? '') || encoded.length === 0) return undefined;
-  try {
-    const parts = encoded.map(decodeURIComponent);
-    return parts.every((p) => p.length > 0) ? { kind: kind as SearchKind, parts } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The stored row a document comes from; a post's comments share the post's source. */
-const sourceOf = (kind: 'post' | 'signal' | 'theme' | 'brief', id: string) => `${kind}:${id}`;
-
-// ---------------------------------------------------------------------------------------------
-// Rows → documents
-// ---------------------------------------------------------------------------------------------
-
-function postDocs(row: PostsTable): Doc[] {
-  const source = sourceOf('post', row.id);
-  const docs: Doc[] = [{ doc_id: docId('post', row.id), kind: 'post', source, title: row.title, body: row.selftext, url: row.url, at: row.post_created_at }];
-  const walk = (comments: ThreadComment[]) => {
-    for (const c of comments) {
-      docs.push({ doc_id: docId('comment', row.id, c.id), kind: 'comment', source, title: `Comment by ${c.author} on "${row.title}"`, body: c.body, url: row.url, at: c.createdAt });
-      walk(c.replies);
-    }
-  };
-  walk(parseJson<ThreadComment[]>(row.comments));
-  return docs;
-}
-
-function themeDoc(row: Pick<ThemesTable, 'id' | 'title' | 'summary' | 'updated_at'>): Doc {
-  // The url is the theme's dashboard page, which depends on PUBLIC_URL: the search capability fills it.
-  return { doc_id: docId('theme', row.id), kind: 'theme', source: sourceOf('theme', row.id), title: row.title, body: row.summary, url: '', at: row.updated_at };
-}
-
-const SIGNAL_TITLES: Record<string, string> = { pain: 'Pain', competitor: 'Competitor mention', content: 'Question' };
-
-function signalDoc(row: Pick<SignalsTable, 'id' | 'kind' | 'quote' | 'author' | 'competitor' | 'seen_at'> & { post_title: string; post_url: string }): Doc {
-  const what = `${SIGNAL_TITLES[row.kind] ?? row.kind}${row.competitor ? ` (${row.competitor})` : ''}`;
-  return { doc_id: docId('signal', row.id), kind: 'signal', source: sourceOf('signal', row.id), title: `${what} by ${row.author} in "${row.post_title}"`, body: row.quote, url: row.post_url, at: row.seen_at };
-}
-
-function briefDocs(row: Pick<BriefsTable, 'id' | 'sections' | 'window_end'>): Doc[] {
-  const sections = parseJson<StoredBrief['sections']>(row.sections);
-  return sections.flatMap((section, s) =>
-    section.items.map((item, i) => ({
-      doc_id: docId('brief', row.id, `${s}.${i}`),
-      kind: 'brief',
-      source: sourceOf('brief', row.id),
-      title: item.surfaced.summary,
-      body: [item.surfaced.quote?.text, `${item.move.title}: ${item.move.body}`].filter(Boolean).join('\n'),
-      url: item.sources[0]?.url ?? '',
-      at: row.window_end,
-    })),
-  );
-}
+import type { BriefsTable, PostsTable, Schema, ThemesTable } from './schema.ts';
+import { briefDocs, documents, postDocs, signalDoc, signalRows, sourceOf, themeDoc, themeRows, type AnyDb, type SearchDocument, type SearchKind } from './search-documents.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Keeping the documents current
@@ -112,7 +31,7 @@ function isPostgres(db: AnyDb): boolean {
 }
 
 /** Replaces every document of `sources` in one project by `docs`. */
-async function replace(db: AnyDb, projectId: string, sources: string[], docs: Doc[]): Promise<void> {
+async function replace(db: AnyDb, projectId: string, sources: string[], docs: SearchDocument[]): Promise<void> {
   const typed = db as Db;
   const postgres = isPostgres(db);
   for (let i = 0; i < sources.length; i += SLICE) {
@@ -215,43 +134,6 @@ export async function reindexProject(db: AnyDb, projectId: string): Promise<void
   await indexSignalIds(db, projectId, signals.map((s) => s.id));
   const briefs = await typed.selectFrom('briefs').select(['id', 'project_id', 'sections', 'window_end']).where('project_id', '=', projectId).execute();
   await indexBriefs(db, briefs);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading rows back as documents (indexing, and showing a result)
-// ---------------------------------------------------------------------------------------------
-
-function themeRows(db: AnyDb, projectId: string, ids: string[]) {
-  return (db as Db).selectFrom('themes').select(['id', 'project_id', 'title', 'summary', 'updated_at']).where('project_id', '=', projectId).where('id', 'in', ids).execute();
-}
-
-function signalRows(db: AnyDb, projectId: string, ids: string[]) {
-  return (db as Db)
-    .selectFrom('signals as s')
-    .innerJoin('posts as p', (j) => j.onRef('p.project_id', '=', 's.project_id').onRef('p.id', '=', 's.post_id'))
-    .select(['s.id', 's.kind', 's.quote', 's.author', 's.competitor', 's.seen_at', 'p.title as post_title', 'p.url as post_url'])
-    .where('s.project_id', '=', projectId)
-    .where('s.id', 'in', ids)
-    .execute();
-}
-
-/** The documents of the given ids, rebuilt from their rows (missing ones are left out). */
-export async function documents(db: Db, projectId: string, ids: readonly string[]): Promise<Map<string, Doc>> {
-  const wanted = new Set(ids);
-  const bySource = new Map<string, string[]>();
-  for (const id of ids) {
-    const parsed = parseDocId(id);
-    if (!parsed) continue;
-    const kind = parsed.kind === 'comment' ? 'post' : parsed.kind;
-    bySource.set(kind, [...(bySource.get(kind) ?? []), parsed.parts[0]!]);
-  }
-  const docs: Doc[] = [];
-  const unique = (kind: string) => [...new Set(bySource.get(kind) ?? [])];
-  if (bySource.has('post')) docs.push(...(await db.selectFrom('posts').selectAll().where('project_id', '=', projectId).where('id', 'in', unique('post')).execute()).flatMap(postDocs));
-  if (bySource.has('theme')) docs.push(...(await themeRows(db, projectId, unique('theme'))).map(themeDoc));
-  if (bySource.has('signal')) docs.push(...(await signalRows(db, projectId, unique('signal'))).map(signalDoc));
-  if (bySource.has('brief')) docs.push(...(await db.selectFrom('briefs').select(['id', 'project_id', 'sections', 'window_end']).where('project_id', '=', projectId).where('id', 'in', unique('brief')).execute()).flatMap(briefDocs));
-  return new Map(docs.filter((d) => wanted.has(d.doc_id)).map((d) => [d.doc_id, d]));
 }
 
 // ---------------------------------------------------------------------------------------------
