@@ -4,6 +4,7 @@ import { LIMITS } from '../domain/limits.ts';
 import { parseDocId, SEARCH_KINDS } from '../store/search-documents.ts';
 import { queryTerms, searchDocs } from '../store/search.ts';
 import { documentUrl } from './documents.ts';
+import { TEXT_MAX } from './text.ts';
 import { projectCapability } from './types.ts';
 
 const result = z.object({
@@ -47,6 +48,13 @@ export const search = projectCapability({
     };
   },
   // ChatGPT's deep research and company knowledge read `search` results as one text content
-  // holding this JSON (`{ results: [{ id, title, url }] }`; snippet and kind ride along).
-  text: (data) => JSON.stringify(data),
+  // holding this JSON (`{ results: [{ id, title, url }] }`; snippet and kind ride along). JSON
+  // cannot be cut anywhere, so a list too long for TEXT_MAX (long titles and URLs) loses its
+  // last results instead.
+  text: (data) => {
+    for (let shown = data.results.length; ; shown--) {
+      const text = JSON.stringify({ results: data.results.slice(0, shown) });
+      if (text.length <= TEXT_MAX || shown === 0) return text;
+    }
+  },
 });

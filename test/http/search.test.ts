@@ -155,6 +155,31 @@ for (const dialect of DIALECTS) {
       assert.match(res.body.data.text, /\n- \[Cut here: .* The rest is at the document's url\.\]$/);
     });
 
+    test('50 results with very long titles and links: the JSON text drops its last results to stay within 100,000 characters, and stays JSON', async () => {
+      const long = (i: number) => ({
+        id: `long${i}`,
+        url: `https://www.reddit.com/r/long/comments/long${i}/${'x'.repeat(1_900)}/`,
+        permalink: `/r/long/comments/long${i}/t/`,
+        community: 'long',
+        title: `Zeppelin ${i} ${'word '.repeat(700)}`,
+        selftext: 'zeppelin body',
+        author: 'op',
+        score: 1,
+        postCreatedAt: '2026-01-01T00:00:00.000Z',
+        comments: [],
+      });
+      const bundle = { format: 'project-signals-bundle' as const, version: 1 as const, projects: [{ ...blankProject, owner: 'carol@example.com', id: 'prj_long', name: 'Long', url: 'https://long.example.com', createdAt: '2026-01-01T00:00:00.000Z', posts: Array.from({ length: 50 }, (_, i) => long(i)), themes: [], signals: [] }] };
+      await importBundle(svc.store, parseBundle(bundle));
+      const key = await keyFor('prj_long');
+      const res = await svc.invoke(key, { capability: 'search', input: { query: 'zeppelin', limit: 50 }, render: 'text' });
+      assert.equal(res.body.data.results.length, 50);
+      assert.ok(JSON.stringify(res.body.data).length > TEXT_MAX);
+      assert.ok(res.body.text.length <= TEXT_MAX, `${res.body.text.length}`);
+      const shown = JSON.parse(res.body.text).results;
+      assert.ok(shown.length > 10 && shown.length < 50, `${shown.length}`);
+      assert.deepEqual(shown, res.body.data.results.slice(0, shown.length));
+    });
+
     describe("ChatGPT's calls, as raw JSON-RPC", () => {
       const rpc = async (body: unknown, headers: Record<string, string> = {}) => {
         const res = await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${svc.keys.alice}`, ...headers }, body: JSON.stringify(body) });
