@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { commentCount, newestComments, renderThreadMarkdown, type ThreadComment } from './thread.ts';
+import { commentCount, eachComment, newestComments, renderThreadMarkdown, type ThreadComment } from './thread.ts';
 
 const c = (id: string, minute: number, replies: ThreadComment[] = []): ThreadComment => ({
   id,
@@ -15,6 +15,10 @@ const c = (id: string, minute: number, replies: ThreadComment[] = []): ThreadCom
 //      └ d(2)
 // e(7) ─ f(8)
 const tree = () => [c('a', 0, [c('b', 5, [c('c', 9)]), c('d', 2)]), c('e', 7, [c('f', 8)])];
+
+test('eachComment walks in reading order, each comment before its replies', () => {
+  assert.deepEqual([...eachComment(tree())].map((c) => c.id), ['a', 'b', 'c', 'd', 'e', 'f']);
+});
 
 test('at or under the limit the thread is unchanged', () => {
   const comments = tree();

@@ -34,10 +34,18 @@ export function renderThreadMarkdown(post: ThreadPost): string {
   return lines.join('\n');
 }
 
+/** Every comment of a thread, replies included, in reading order (each before its replies). */
+export function* eachComment<C extends { replies: C[] }>(comments: readonly C[]): Generator<C> {
+  for (const c of comments) {
+    yield c;
+    yield* eachComment(c.replies);
+  }
+}
+
 /** How many comments a thread holds, replies included. */
-export function commentCount(comments: readonly ThreadComment[]): number {
+export function commentCount<C extends { replies: C[] }>(comments: readonly C[]): number {
   let n = 0;
-  for (const c of comments) n += 1 + commentCount(c.replies);
+  for (const _ of eachComment(comments)) n += 1;
   return n;
 }
 
@@ -48,30 +56,11 @@ export function commentCount(comments: readonly ThreadComment[]): number {
  * newest comments are the ones a founder has not seen yet.
  */
 export function newestComments(comments: ThreadComment[], limit: number): { comments: ThreadComment[]; left: number } {
-  const all: ThreadComment[] = [];
-  const collect = (list: ThreadComment[]): void => {
-    for (const c of list) {
-      all.push(c);
-      collect(c.replies);
-    }
-  };
-  collect(comments);
+  const all = [...eachComment(comments)];
   if (all.length <= limit) return { comments, left: 0 };
   const newestFirst = [...all].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   const kept = new Set(newestFirst.slice(0, limit));
   const prune = (list: ThreadComment[]): ThreadComment[] =>
     list.flatMap((c) => (kept.has(c) ? [{ ...c, replies: prune(c.replies) }] : prune(c.replies)));
   return { comments: prune(comments), left: all.length - kept.size };
-}
-
-/** Every text of a thread, for checks that a quote occurs in it verbatim. */
-export function* threadTexts(post: ThreadPost): Generator<string> {
-  yield post.title;
-  yield post.selftext;
-  const stack = [...post.comments];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    yield c.body;
-    stack.push(...c.replies);
-  }
 }

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { refreshDerived } from './derived.ts';
 import type { PostsTable, SignalsTable, ThemesTable } from './schema.ts';
+import { groupBy } from './group.ts';
 import { dropThemeDocs, indexSignalIds, indexThemeIds } from './search.ts';
 import { upsertPosts, upsertThemes } from './writes.ts';
 
@@ -114,9 +115,8 @@ export async function writeDigestBatch(db: Db, projectId: string, batch: DigestB
 
 /** Pains of this project move into themes (one statement per theme). */
 async function assignThemes(db: Db, projectId: string, assigned: Map<string, string>): Promise<void> {
-  const byTheme = new Map<string, string[]>();
-  for (const [signal, theme] of assigned) byTheme.set(theme, [...(byTheme.get(theme) ?? []), signal]);
-  for (const [theme, signals] of byTheme) {
+  for (const [theme, pairs] of groupBy(assigned, ([, theme]) => theme)) {
+    const signals = pairs.map(([signal]) => signal);
     for (let i = 0; i < signals.length; i += 5_000) {
       await db.updateTable('signals').set({ theme_id: theme }).where('project_id', '=', projectId).where('id', 'in', signals.slice(i, i + 5_000)).execute();
     }

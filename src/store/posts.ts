@@ -1,5 +1,5 @@
 import type { SourcePost } from '../domain/resources.ts';
-import { newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
+import { eachComment, newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
 import type { Db } from './db.ts';
 import { parseJson } from './json.ts';
 import { prepareQuery } from './prepared.ts';
@@ -84,11 +84,6 @@ export async function signalsOfPost(db: Db, projectId: string, postId: string) {
 export async function commentOfPost(db: Db, projectId: string, postId: string, commentId: string): Promise<ThreadComment | undefined> {
   const row = await db.selectFrom('posts').select('comments').where('project_id', '=', projectId).where('id', '=', postId).executeTakeFirst();
   if (!row || commentId === '') return undefined;
-  const stack = [...parseJson<ThreadComment[]>(row.comments)];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    if (c.id === commentId) return c;
-    stack.push(...c.replies);
-  }
+  for (const c of eachComment(parseJson<ThreadComment[]>(row.comments))) if (c.id === commentId) return c;
   return undefined;
 }

@@ -5,8 +5,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { StoredBrief } from '../domain/briefs.ts';
-import type { ThreadComment } from '../domain/thread.ts';
+import { eachComment, type ThreadComment } from '../domain/thread.ts';
 import type { Db } from './db.ts';
+import { groupBy } from './group.ts';
 import { parseJson } from './json.ts';
 import type { BriefsTable, PostsTable, SearchDocsTable, SignalsTable, ThemesTable } from './schema.ts';
 
@@ -51,13 +52,9 @@ export const sourceOf = (kind: 'post' | 'signal' | 'theme' | 'brief', id: string
 export function postDocs(row: PostsTable): SearchDocument[] {
   const source = sourceOf('post', row.id);
   const docs: SearchDocument[] = [{ doc_id: docId('post', row.id), kind: 'post', source, title: row.title, body: row.selftext, url: row.url, at: row.post_created_at }];
-  const walk = (comments: ThreadComment[]) => {
-    for (const c of comments) {
-      docs.push({ doc_id: docId('comment', row.id, c.id), kind: 'comment', source, title: `Comment by ${c.author} on "${row.title}"`, body: c.body, url: row.url, at: c.createdAt });
-      walk(c.replies);
-    }
-  };
-  walk(parseJson<ThreadComment[]>(row.comments));
+  for (const c of eachComment(parseJson<ThreadComment[]>(row.comments))) {
+    docs.push({ doc_id: docId('comment', row.id, c.id), kind: 'comment', source, title: `Comment by ${c.author} on "${row.title}"`, body: c.body, url: row.url, at: c.createdAt });
+  }
   return docs;
 }
 
@@ -110,15 +107,11 @@ export function signalRows(db: AnyDb, projectId: string, ids: string[]) {
 /** The documents of the given ids, rebuilt from their rows (missing ones are left out). */
 export async function documents(db: Db, projectId: string, ids: readonly string[]): Promise<Map<string, SearchDocument>> {
   const wanted = new Set(ids);
-  const bySource = new Map<string, string[]>();
-  for (const id of ids) {
-    const parsed = parseDocId(id);
-    if (!parsed) continue;
-    const kind = parsed.kind === 'comment' ? 'post' : parsed.kind;
-    bySource.set(kind, [...(bySource.get(kind) ?? []), parsed.parts[0]!]);
-  }
+  // The rows to read, by table: a comment's row is its post.
+  const parsed = ids.map(parseDocId).filter((p) => p !== undefined);
+  const bySource = groupBy(parsed, (p) => (p.kind === 'comment' ? 'post' : p.kind));
   const docs: SearchDocument[] = [];
-  const unique = (kind: string) => [...new Set(bySource.get(kind) ?? [])];
+  const unique = (kind: Exclude<SearchKind, 'comment'>) => [...new Set((bySource.get(kind) ?? []).map((p) => p.parts[0]!))];
   if (bySource.has('post')) docs.push(...(await db.selectFrom('posts').selectAll().where('project_id', '=', projectId).where('id', 'in', unique('post')).execute()).flatMap(postDocs));
   if (bySource.has('theme')) docs.push(...(await themeRows(db, projectId, unique('theme'))).map(themeDoc));
   if (bySource.has('signal')) docs.push(...(await signalRows(db, projectId, unique('signal'))).map(signalDoc));

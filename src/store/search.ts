@@ -17,7 +17,8 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Db, Store } from './db.ts';
-import type { BriefsTable, PostsTable, Schema, ThemesTable } from './schema.ts';
+import { groupBy } from './group.ts';
+import type { BriefsTable, PostsTable, Schema, SignalsTable, ThemesTable } from './schema.ts';
 import { briefDocs, documents, postDocs, signalDoc, signalRows, sourceOf, themeDoc, themeRows, type AnyDb, type SearchDocument, type SearchKind } from './search-documents.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -48,9 +49,9 @@ async function replace(db: AnyDb, projectId: string, sources: string[], docs: Se
     const slice = docs.slice(i, i + SLICE);
     const rows = slice.map(({ doc_id, kind, source, at }) => ({ project_id: projectId, doc_id, kind, source, at }));
     if (postgres) {
-      const documents = slice.map((d) => sql`setweight(to_tsvector('english', ${d.title}), 'A') || setweight(to_tsvector('english', left(${d.body}, 200000)), 'B')`);
+      const vectors = slice.map((d) => sql`setweight(to_tsvector('english', ${d.title}), 'A') || setweight(to_tsvector('english', left(${d.body}, 200000)), 'B')`);
       await sql`insert into search_docs (project_id, doc_id, kind, source, at, document) values ${sql.join(
-        rows.map((r, k) => sql`(${r.project_id}, ${r.doc_id}, ${r.kind}, ${r.source}, ${r.at}, ${documents[k]})`),
+        rows.map((r, k) => sql`(${r.project_id}, ${r.doc_id}, ${r.kind}, ${r.source}, ${r.at}, ${vectors[k]})`),
       )}`.execute(db);
     } else {
       // RETURNING gives rows in no set order: the ids are matched back by doc_id.
@@ -60,11 +61,7 @@ async function replace(db: AnyDb, projectId: string, sources: string[], docs: Se
   }
 }
 
-function byProject<T extends { project_id: string }>(rows: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) groups.set(row.project_id, [...(groups.get(row.project_id) ?? []), row]);
-  return groups;
-}
+const byProject = <T extends { project_id: string }>(rows: readonly T[]) => groupBy(rows, (r) => r.project_id);
 
 export async function indexPosts(db: AnyDb, rows: readonly PostsTable[]): Promise<void> {
   for (const [projectId, group] of byProject(rows)) {
@@ -84,6 +81,10 @@ export async function indexThemeIds(db: AnyDb, projectId: string, ids: string[])
     const slice = ids.slice(i, i + SLICE);
     await replace(db, projectId, slice.map((id) => sourceOf('theme', id)), (await themeRows(db, projectId, slice)).map(themeDoc));
   }
+}
+
+export async function indexSignals(db: AnyDb, rows: readonly Pick<SignalsTable, 'id' | 'project_id'>[]): Promise<void> {
+  for (const [projectId, group] of byProject(rows)) await indexSignalIds(db, projectId, group.map((r) => r.id));
 }
 
 /** Signals are indexed with their post's title and link, so they are read back with it. */

@@ -4,7 +4,7 @@
  * signals and briefs are searchable: their documents (store/search.ts) are rewritten with them.
  */
 import type { Db } from './db.ts';
-import { indexBriefs, indexPosts, indexSignalIds, indexThemes } from './search.ts';
+import { indexBriefs, indexPosts, indexSignals, indexThemes } from './search.ts';
 import type { BriefsTable, PostsTable, RunsTable, Schema, SignalsTable, ThemesTable } from './schema.ts';
 
 const PARAMS_PER_STATEMENT = 30_000;
@@ -42,18 +42,12 @@ export async function upsertThemes(db: Db, rows: ThemesTable[]): Promise<void> {
 
 export async function upsertSignals(db: Db, rows: SignalsTable[]): Promise<void> {
   await upsertChunks(db, 'signals', rows, ['id']);
-  for (const [projectId, ids] of idsByProject(rows)) await indexSignalIds(db, projectId, ids);
+  await indexSignals(db, rows);
 }
 
 export async function upsertBriefs(db: Db, rows: BriefsTable[]): Promise<void> {
   await upsertChunks(db, 'briefs', rows, ['id']);
   await indexBriefs(db, rows);
-}
-
-function idsByProject(rows: readonly { project_id: string; id: string }[]): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const r of rows) groups.set(r.project_id, [...(groups.get(r.project_id) ?? []), r.id]);
-  return groups;
 }
 export const upsertRuns = (db: Db, rows: RunsTable[]) => upsertChunks(db, 'runs', rows, ['id']);
 

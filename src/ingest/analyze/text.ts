@@ -3,7 +3,7 @@
  * sentences that stay verbatim slices of the original (a quote must be findable in its source),
  * cutting quotes, and the filter rules of a project's memory.
  */
-import type { BundleComment } from '../bundle.ts';
+import { eachComment } from '../../domain/thread.ts';
 import type { SourceThread } from '../sources/source.ts';
 
 /** Sentences of a text, trimmed, each an exact substring of `text`. Code blocks and quotes are skipped. */
@@ -88,13 +88,7 @@ export interface Passage {
 export function* passages(thread: SourceThread): Generator<Passage> {
   yield { text: thread.title, author: thread.author, at: thread.postCreatedAt };
   if (thread.selftext) yield { text: thread.selftext, author: thread.author, at: thread.postCreatedAt };
-  const walk = function* (comments: BundleComment[]): Generator<Passage> {
-    for (const c of comments) {
-      yield { text: c.body, author: c.author, at: c.createdAt };
-      yield* walk(c.replies);
-    }
-  };
-  yield* walk(thread.comments);
+  for (const c of eachComment(thread.comments)) yield { text: c.body, author: c.author, at: c.createdAt };
 }
 
 /** Characters of text in the threads (titles, posts, comments), counted up to `enough`. */

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { derivedId, newId } from '../../domain/ids.ts';
 import type { ProjectMemory, SignalKind } from '../../domain/resources.ts';
+import { commentCount } from '../../domain/thread.ts';
 import { collectGarbage, enableCollections } from '../heap.ts';
 import type { Store } from '../../store/db.ts';
 import { competitorKey } from '../../store/competitors.ts';
@@ -398,7 +399,7 @@ class RunWork {
     this.seenPosts.add(thread.id);
     this.postsCollected += 1;
     this.pending.push(thread);
-    this.pendingComments += countComments(thread.comments);
+    this.pendingComments += commentCount(thread.comments);
     // Threads vary a thousandfold in size: a batch also ends at a comment budget, so memory
     // holds about the same amount of text whatever the threads.
     return this.pending.length >= this.batchThreads || this.pendingComments >= BATCH_COMMENTS;
@@ -591,12 +592,6 @@ class RunWork {
     this.spellings.set(productKey(name), name);
     return name;
   }
-}
-
-function countComments(comments: SourceThread['comments']): number {
-  let n = 0;
-  for (const c of comments) n += 1 + countComments(c.replies);
-  return n;
 }
 
 function competitorTheme(id: string, projectId: string, product: string, at: string): ThemesTable {
