@@ -8,8 +8,8 @@ import { notFound } from '../domain/errors.ts';
 import type { SignalItem } from '../domain/resources.ts';
 import { briefById } from '../store/briefs.ts';
 import { parseJson } from '../store/json.ts';
-import { commentOfPost, postById } from '../store/posts.ts';
-import { docId, type SearchKind } from '../store/search-documents.ts';
+import { commentOfPost } from '../store/posts.ts';
+import { docId, parseDocId, type SearchKind } from '../store/search-documents.ts';
 import { fullTheme } from '../store/themes.ts';
 import { itemLine } from './briefs-list.ts';
 import { painsGet } from './pains-get.ts';
@@ -20,16 +20,21 @@ import type { ProjectContext } from './types.ts';
 export interface Document {
   /** At most TEXT_MAX characters, like every text form; `fetch` may cut it further. */
   text: string;
-  url: string;
   metadata: Record<string, string | number | null>;
 }
 
-/** The dashboard page of a theme or a brief, for results that have no link of their own. */
-export function documentUrl(publicUrl: string, projectId: string, id: { kind: SearchKind; parts: string[] }): string {
+/**
+ * A result's link: its own (the thread on its community), else its page on the dashboard (a
+ * theme's, or the briefs page for a brief item without a source).
+ */
+export function resultUrl(publicUrl: string, projectId: string, doc: { doc_id: string; url: string }): string {
+  if (doc.url) return doc.url;
   const project = `${publicUrl}/projects/${encodeURIComponent(projectId)}`;
-  return id.kind === 'theme' ? `${project}/themes/${encodeURIComponent(id.parts[0]!)}` : `${project}/briefs`;
+  const id = parseDocId(doc.doc_id);
+  return id?.kind === 'theme' ? `${project}/themes/${encodeURIComponent(id.parts[0]!)}` : `${project}/briefs`;
 }
 
+/** The text and facts of a document whose row `search-documents.ts` found (`fetch` checks first). */
 export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; parts: string[] }, asked: string): Promise<Document> {
   const projectId = ctx.project.memory.id;
   const missing = () => notFound(`no document "${asked}" in this project`);
@@ -37,19 +42,17 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
     case 'post':
     case 'comment': {
       const [postId = '', commentId] = id.parts;
-      const post = await postById(ctx.store.db, projectId, postId);
-      if (!post) throw missing();
       const input = { id: postId };
       const thread = await postsGet.run(ctx, input);
+      const { post } = thread;
       const meta = { community: post.community, author: post.author, score: post.score, postedAt: post.postCreatedAt };
       const threadText = postsGet.text!(thread, input);
-      if (id.kind === 'post') return { text: threadText, url: post.url, metadata: { kind: 'post', ...meta } };
+      if (id.kind === 'post') return { text: threadText, metadata: { kind: 'post', ...meta } };
       const comment = await commentOfPost(ctx.store.db, projectId, postId, commentId ?? '');
       if (!comment) throw missing();
       return {
         // The comment first, then the thread it is part of.
         text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${comment.createdAt.slice(0, 10)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
-        url: post.url,
         metadata: { kind: 'comment', ...meta, commentAuthor: comment.author, commentedAt: comment.createdAt },
       };
     }
@@ -59,7 +62,6 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       const { postIds: _postIds, ...full } = theme;
       return {
         text: painsGet.text!(full, { sovId: theme.id }),
-        url: documentUrl(ctx.publicUrl, projectId, id),
         metadata: { kind: 'theme', postCount: theme.postCount, quotes: theme.pains.length, firstSeenAt: theme.firstSeenAt, lastSeenAt: theme.lastSeenAt },
       };
     }
@@ -76,12 +78,11 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       const moves = Object.entries(parseJson<Record<string, { title: string; body: string }>>(signal.moves));
       return {
         text: bullets([
-            `${signal.kind}${signal.competitor ? ` (${signal.competitor})` : ''}: "${signal.quote}"`,
-            `By ${signal.author} in ${signal.community}, ${signal.seen_at.slice(0, 10)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch ${docId('post', signal.post_id)}`,
-            ...(signal.theme_id ? [`Theme ${signal.theme_id}: ${signal.theme_title}`] : []),
+          `${signal.kind}${signal.competitor ? ` (${signal.competitor})` : ''}: "${signal.quote}"`,
+          `By ${signal.author} in ${signal.community}, ${signal.seen_at.slice(0, 10)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch ${docId('post', signal.post_id)}`,
+          ...(signal.theme_id ? [`Theme ${signal.theme_id}: ${signal.theme_title}`] : []),
           ...moves.map(([kind, m]) => `${kind} move: ${m.title}: ${m.body}`),
         ]),
-        url: signal.post_url,
         metadata: { kind: 'signal', signalKind: signal.kind, author: signal.author, seenAt: signal.seen_at, themeId: signal.theme_id ?? null },
       };
     }
@@ -94,7 +95,6 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       if (!brief || !section || !item) throw missing();
       return {
         text: bullets([`Brief ${brief.window}`, itemLine(null, section.title, item)]),
-        url: item.sources[0]?.url ?? documentUrl(ctx.publicUrl, projectId, id),
         metadata: { kind: 'brief', window: brief.window, section: section.kind },
       };
     }

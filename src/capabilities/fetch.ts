@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { documents, parseDocId } from '../store/search-documents.ts';
-import { loadDocument } from './documents.ts';
+import { loadDocument, resultUrl } from './documents.ts';
 import { fitBlocks, TEXT_MAX } from './text.ts';
 import { projectCapability } from './types.ts';
 
@@ -30,7 +30,7 @@ export const fetchDocument = projectCapability({
     const indexed = (await documents(ctx.store.db, ctx.project.memory.id, [input.id])).get(input.id);
     if (!indexed) throw notFound(`no document "${input.id}" in this project`);
     const doc = await loadDocument(ctx, id, input.id);
-    const answer = { id: input.id, title: indexed.title, text: doc.text, url: doc.url, metadata: doc.metadata };
+    const answer = { id: input.id, title: indexed.title, text: doc.text, url: resultUrl(ctx.publicUrl, ctx.project.memory.id, indexed), metadata: doc.metadata };
     return { ...answer, text: fitted(answer) };
   },
   // ChatGPT reads `fetch` as one text content holding `{ id, title, text, url, metadata }`.

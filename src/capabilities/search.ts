@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { invalid } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
-import { parseDocId, SEARCH_KINDS } from '../store/search-documents.ts';
+import { SEARCH_KINDS } from '../store/search-documents.ts';
 import { queryTerms, searchDocs } from '../store/search.ts';
-import { documentUrl } from './documents.ts';
+import { resultUrl } from './documents.ts';
 import { TEXT_MAX } from './text.ts';
 import { projectCapability } from './types.ts';
 
@@ -41,7 +41,7 @@ export const search = projectCapability({
       results: hits.map((h) => ({
         id: h.docId,
         title: h.title,
-        url: h.url || documentUrl(publicUrl, project.memory.id, parseDocId(h.docId)!),
+        url: resultUrl(publicUrl, project.memory.id, { doc_id: h.docId, url: h.url }),
         snippet: h.snippet,
         kind: h.kind,
       })),
