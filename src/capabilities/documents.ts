@@ -14,7 +14,7 @@ import { fullTheme } from '../store/themes.ts';
 import { itemLine } from './briefs-list.ts';
 import { painsGet } from './pains-get.ts';
 import { postsGet } from './posts-get.ts';
-import { bullets } from './text.ts';
+import { bullets, day } from './text.ts';
 import type { ProjectContext } from './types.ts';
 
 export interface Document {
@@ -52,7 +52,7 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       if (!comment) throw missing();
       return {
         // The comment first, then the thread it is part of.
-        text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${comment.createdAt.slice(0, 10)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
+        text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${day(comment.createdAt)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
         metadata: { kind: 'comment', ...meta, commentAuthor: comment.author, commentedAt: comment.createdAt },
       };
     }
@@ -79,7 +79,7 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       return {
         text: bullets([
           `${signal.kind}${signal.competitor ? ` (${signal.competitor})` : ''}: "${signal.quote}"`,
-          `By ${signal.author} in ${signal.community}, ${signal.seen_at.slice(0, 10)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch ${docId('post', signal.post_id)}`,
+          `By ${signal.author} in ${signal.community}, ${day(signal.seen_at)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch ${docId('post', signal.post_id)}`,
           ...(signal.theme_id ? [`Theme ${signal.theme_id}: ${signal.theme_title}`] : []),
           ...moves.map(([kind, m]) => `${kind} move: ${m.title}: ${m.body}`),
         ]),

@@ -5,7 +5,7 @@ import { sourcePostSchema, themeFullSchema } from '../domain/resources.ts';
 import { postsByIds } from '../store/posts.ts';
 import { fullTheme, painThemesByPosts } from '../store/themes.ts';
 import { painLine, themeHeading } from './theme-text.ts';
-import { bullet, count, fitBlocks } from './text.ts';
+import { bullet, count, day, fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
 const listMode = z.object({
@@ -81,7 +81,7 @@ function listText({ pains }: z.infer<typeof listMode>): string {
 function sourcesText({ sovs, threads }: z.infer<typeof sourcesMode>, asked: string[]): string {
   const blocks = sovs.flatMap((theme) => [themeHeading(theme), ...theme.pains.slice(0, QUOTES_PER_THEME).map(painLine)]);
   const quoteBlocks = blocks.length;
-  threads.forEach((t, i) => blocks.push(`\nThread ${i + 1} of ${threads.length} (id ${t.id}): ${t.community}, ${t.author}, ${t.postCreatedAt.slice(0, 10)}, ${t.permalink}\n\n${t.content}`));
+  threads.forEach((t, i) => blocks.push(`\nThread ${i + 1} of ${threads.length} (id ${t.id}): ${t.community}, ${t.author}, ${day(t.postCreatedAt)}, ${t.permalink}\n\n${t.content}`));
   return fitBlocks(blocks, (cut) => {
     const threadsShown = Math.max(0, cut.shown - quoteBlocks);
     const fewer = asked.length > 1 ? ` or fewer \`sovIds\` (asked: ${asked.length})` : '';

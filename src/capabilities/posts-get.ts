@@ -4,7 +4,7 @@ import { LIMITS } from '../domain/limits.ts';
 import { normalizePermalinkKey } from '../domain/permalink.ts';
 import { extractedSignalSchema, sourcePostSchema } from '../domain/resources.ts';
 import { postById, postByPermalinkKey, signalsOfPost } from '../store/posts.ts';
-import { bullet, count, fitBlocks } from './text.ts';
+import { bullet, count, day, fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
 export const postsGet = projectCapability({
@@ -42,7 +42,7 @@ export const postsGet = projectCapability({
   },
   // DESIGN §11: the text is the thread itself, as a person reads it, then what was found in it.
   text: ({ post, signals }) => {
-    const about = bullet(`Posted by ${post.author} in ${post.community}, ${post.postCreatedAt.slice(0, 10)}, ${count(post.score, 'point')}: ${post.permalink} (id ${post.id})`);
+    const about = bullet(`Posted by ${post.author} in ${post.community}, ${day(post.postCreatedAt)}, ${count(post.score, 'point')}: ${post.permalink} (id ${post.id})`);
     const found = signals.length === 0 ? [bullet('No signal was found in this thread.')] : signals.map((s) => bullet(`${s.kind}: "${s.quote}" (${s.author}${s.sovId ? `, theme ${s.sovId}` : ''})`));
     // Signals first: they are short, and a cut should fall inside the long thread.
     const blocks = [about, ...found, '', ...commentBlocks(post.content)];

@@ -37,6 +37,11 @@ export function clip(text: string, max = 280): string {
   return `${flat.slice(0, end > max / 2 ? end : max - 1)}…`;
 }
 
+/** The date of a timestamp (`2026-11-25`): text forms name days, not instants. */
+export function day(timestamp: string): string {
+  return timestamp.slice(0, 10);
+}
+
 /** `1 post`, `2 posts`. */
 export function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;

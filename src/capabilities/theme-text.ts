@@ -1,6 +1,6 @@
 /** Text-form lines for a theme and its quotes, shared by pains.get and pains.sources. */
 import type { PainSignal, ThemeFull } from '../domain/resources.ts';
-import { bullet, count } from './text.ts';
+import { bullet, count, day } from './text.ts';
 
 export function themeHeading(theme: Omit<ThemeFull, 'pains'> & { pains: readonly unknown[] }): string {
   return bullet(
@@ -14,8 +14,4 @@ export function painLine(pain: PainSignal): string {
     .map(([kind, m]) => `${kind} move: ${m.title}: ${m.body}`)
     .join(' ');
   return bullet(`"${pain.quote}" (${pain.author} in ${pain.community}, ${day(pain.seenAt)}; ${pain.postTitle}, ${pain.postUrl})${moves ? ` ${moves}` : ''}`);
-}
-
-function day(timestamp: string): string {
-  return timestamp.slice(0, 10);
 }
