@@ -27,7 +27,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readPassage } from '../src/ingest/analyze/rules.ts';
-import { familyKey, KNOWN_NAMES_PATH, NO_KNOWN_NAMES, productMatcher, trackedProducts, type KnownNames } from '../src/ingest/analyze/products.ts';
+import { familyKey, KNOWN_NAMES_PATH, linkSites, NO_KNOWN_NAMES, productMatcher, trackedProducts, type KnownNames } from '../src/ingest/analyze/products.ts';
 import { isPain, painSpec } from '../src/ingest/analyze/pain-model.ts';
 import type { PainReading } from '../src/ingest/analyze/pain.ts';
 import { HASH_BUCKETS, linear, modelPath, sigmoid, type Features, type FeatureSpec, type LinearModelFile } from '../src/ingest/analyze/linear-model.ts';
@@ -103,10 +103,16 @@ interface NameCount {
   products: number;
 }
 
-function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string, NameCount> } {
+/** The same for the sites a post links to, with the spellings its labels give the product. */
+interface SiteCount extends NameCount {
+  spellings: Map<string, number>;
+}
+
+function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string, NameCount>; sites: Map<string, SiteCount> } {
   const products = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
   const pain: Example[] = [];
   const names = new Map<string, NameCount>();
+  const sites = new Map<string, SiteCount>();
   posts.forEach(({ post, label }, index) => {
     const families = new Set(label.products.map(familyKey));
     const seen = new Set<string>();
@@ -127,8 +133,18 @@ function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string
       if (families.has(family) || families.has(GUIDE_ALIASES.get(family) ?? '')) count.products += 1;
       names.set(family, count);
     }
+    for (const site of new Set(linkSites(`${post.title}\n${post.selftext}`))) {
+      const count = sites.get(site) ?? { posts: 0, products: 0, spellings: new Map<string, number>() };
+      count.posts += 1;
+      const spelling = label.products.find((p) => familyKey(p) === site || GUIDE_ALIASES.get(site) === familyKey(p));
+      if (spelling) {
+        count.products += 1;
+        count.spellings.set(spelling, (count.spellings.get(spelling) ?? 0) + 1);
+      }
+      sites.set(site, count);
+    }
   });
-  return { pain, names };
+  return { pain, names, sites };
 }
 
 /** A name needs this many labelled posts before the labels' verdict on it is trusted (never one post's). */
@@ -141,12 +157,17 @@ const PRODUCT_SHARE = 0.75;
  * more, called a product in PRODUCT_SHARE of them or more (a product), or in none (never one).
  * Names in between (sometimes a product, sometimes not) stay with the rules.
  */
-function knownNamesOf(names: Map<string, NameCount>, posts: number): KnownNames {
+function knownNamesOf(names: Map<string, NameCount>, sites: Map<string, SiteCount>, posts: number): KnownNames {
   const trusted = [...names].filter(([, c]) => c.posts >= MIN_NAME_POSTS).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  // A site's links name a product when the labels name it in PRODUCT_SHARE of the posts linking
+  // there (the same bar as names), in the spelling the labels use most (ties: alphabetical).
+  const linked = [...sites].filter(([, c]) => c.posts >= MIN_NAME_POSTS && c.products / c.posts >= PRODUCT_SHARE).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const spellingOf = (c: SiteCount) => [...c.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
   return {
     products: trusted.filter(([, c]) => c.products / c.posts >= PRODUCT_SHARE).map(([k]) => k),
     notProducts: trusted.filter(([, c]) => c.products === 0).map(([k]) => k),
-    trained: { posts, minPosts: MIN_NAME_POSTS, productShare: PRODUCT_SHARE, namesSeen: names.size },
+    links: Object.fromEntries(linked.map(([site, c]) => [site, spellingOf(c)])),
+    trained: { posts, minPosts: MIN_NAME_POSTS, productShare: PRODUCT_SHARE, namesSeen: names.size, sitesSeen: sites.size },
   };
 }
 
@@ -303,7 +324,7 @@ const posts = labelledPosts();
 console.error(`${posts.length} labelled posts (${posts.filter((p) => p.label.pain).length} pain)`);
 const examples = examplesOf(posts);
 const spec = painSpec(wordVectors().dims);
-const names = knownNamesOf(examples.names, posts.length);
+const names = knownNamesOf(examples.names, examples.sites, posts.length);
 const namesText = `${JSON.stringify(names, null, 1)}\n`;
 let stale = false;
 const path = modelPath(spec.model);
@@ -325,6 +346,6 @@ if (process.argv.includes('--check')) {
   writeFileSync(path, `${JSON.stringify(file)}\n`);
   console.error(`wrote ${path}: lambda ${file.trained.lambda}, threshold ${file.threshold}`);
   writeFileSync(KNOWN_NAMES_PATH, namesText);
-  console.error(`wrote ${KNOWN_NAMES_PATH}: ${names.products.length} products, ${names.notProducts.length} never products`);
+  console.error(`wrote ${KNOWN_NAMES_PATH}: ${names.products.length} products, ${names.notProducts.length} never products, ${Object.keys(names.links).length} sites whose links name a product`);
 }
 if (stale) process.exit(1);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { familyKey, productMatcher, trackedProducts } from './products.ts';
+import { familyKey, knownNames, linkSites, productMatcher, trackedProducts } from './products.ts';
 import { passages, sentences } from './text.ts';
 import { fixtureThreads } from '../../../test/helpers/reddit-export.ts';
 
@@ -69,6 +69,39 @@ describe('product names', () => {
     assert.equal(familyKey('GPT4All'), 'gpt4all', 'letters after the digits are part of the name');
     assert.deepEqual(find('Claude 3.5 Sonnet is better than GPT-4o here.', ['Claude']), ['Claude']);
     assert.deepEqual(find('I tried Qwen3-32B and switched to Llama 3 instead of it.'), []);
+  });
+
+  test('a tracked name that opens a longer name the labels call a product is that product, not the tracked one', () => {
+    // The shipped lists know "Claude Code" and "Gemini CLI" as products of their own.
+    assert.ok(knownNames().products.includes('claudecode') && knownNames().products.includes('geminicli'));
+    assert.deepEqual(find('I use Claude Code every day.', ['Claude']), ['Claude Code']);
+    assert.deepEqual(find('Gemini CLI keeps crashing on me.', ['Gemini']), ['Gemini CLI']);
+    assert.deepEqual(find('Claude Code Router works with Ollama.', ['Claude', 'Ollama']), ['Claude Code', 'Ollama']);
+    // The tracked product itself, named again later in the sentence, still counts.
+    assert.deepEqual(find('I moved from claude-code back to plain Claude.', ['Claude']), ['claude-code', 'Claude']);
+    // Versions and other following words keep the tracked family.
+    assert.deepEqual(find('Claude 3.5 Sonnet writes better code.', ['Claude']), ['Claude']);
+    assert.deepEqual(find('I asked Claude Today to fix it.', ['Claude']), ['Claude']);
+    // A project tracking the longer name gets its own spelling back.
+    assert.deepEqual(find('I use claude code every day.', ['Claude', 'Claude Code']), ['Claude Code']);
+  });
+
+  test("a link names a product when the labels agree its site's links do, in the labels' spelling", () => {
+    assert.deepEqual(knownNames().links.huggingface, 'Hugging Face');
+    assert.deepEqual(find('Weights: https://huggingface.co/openai/gpt-oss-120b'), ['Hugging Face']);
+    assert.deepEqual(find('Latest from them (see [here](https://www.huggingface.co/unsloth/x/blob/main)).'), ['Hugging Face']);
+    // A site the labels split on (GitHub: half the posts linking there) or never saw says nothing.
+    assert.deepEqual(find('Code is at https://github.com/foo/bar and docs at https://example.org/x.'), []);
+    // Without a scheme it is text, read by the name rules (here: a known name after "on").
+    assert.deepEqual(find('I saw it on huggingface.co yesterday.'), ['huggingface.co']);
+    assert.deepEqual(find('It is huggingface.co stuff.'), []);
+    // A tracked product's own site is the tracked product, once.
+    assert.deepEqual(find('Get it from https://ollama.com/download, Ollama is easy.', ['Ollama']), ['Ollama']);
+  });
+
+  test('the site of a link is the name under its public suffix', () => {
+    assert.deepEqual(linkSites('https://huggingface.co/x http://docs.vllm.ai/en https://user.github.io/p https://www.bbc.co.uk/news'), ['huggingface', 'vllm', 'github', 'bbc']);
+    assert.deepEqual(linkSites('no links here, only huggingface.co'), []);
   });
 
   test('a project tracking two members of a family keeps them apart (the longest tracked name wins)', () => {

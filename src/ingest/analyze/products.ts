@@ -28,6 +28,11 @@
  * more count in any product context, whatever their shape ("Docker", "Continue"), and names they
  * never call products — makers ("OpenAI", "NVIDIA") and model families ("Qwen", "Mistral") —
  * never count. Names the labels do not know go by the rules above, so other communities keep them.
+ *
+ * Links name products too: readers counted "Hugging Face" for a bare huggingface.co link in 35 of
+ * the 40 labelled posts that had one, but "GitHub" for a github.com link in only half. So a link
+ * counts as a mention of a product only when its site is one the labels agree on (data/
+ * product-names.json `links`, learned like the names), shown in the labels' spelling.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -145,12 +150,14 @@ export interface ProductMatcher {
 export interface KnownNames {
   products: string[];
   notProducts: string[];
+  /** Sites whose links name a product: the site's family (linkSites) → the product's spelling. */
+  links: Record<string, string>;
   /** How the lists were made (for docs/quality.md). */
   trained: Record<string, unknown>;
 }
 
 export const KNOWN_NAMES_PATH = fileURLToPath(new URL('./data/product-names.json', import.meta.url));
-export const NO_KNOWN_NAMES: KnownNames = { products: [], notProducts: [], trained: {} };
+export const NO_KNOWN_NAMES: KnownNames = { products: [], notProducts: [], links: {}, trained: {} };
 let shippedNames: KnownNames | undefined;
 
 export function knownNames(): KnownNames {
@@ -164,6 +171,26 @@ const FAILURE_STEMS = ['crash', 'fail', 'freez', 'hang', 'break', 'broke', 'suck
 const FAILURE_WORDS = new RegExp(`^(?:n't|n’t|${FAILURE_STEMS.join('|')})`);
 /** A strong context after a name (contextOf: "vs", or a failure word within four tokens), in the raw text. */
 const AFTER_HINT = new RegExp(`n['’]t|\\b(?:vs|versus|${FAILURE_STEMS.join('|')})`, 'i');
+/** An http(s) link's host (scheme required: "see huggingface.co" is a name, and the rules read names). */
+const LINK = /\bhttps?:\/\/(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
+
+/**
+ * The sites a sentence links to, as name families: the host's name under its public suffix
+ * ("huggingface.co" → "huggingface", "docs.vllm.ai" → "vllm", "user.github.io" → "github"; under
+ * a two-part suffix such as "co.uk", the label before it).
+ */
+export function linkSites(sentence: string): string[] {
+  const out = new Set<string>();
+  for (const [, host] of sentence.matchAll(LINK)) {
+    const labels = host!.toLowerCase().split('.');
+    let i = labels.length - 2;
+    if (i > 0 && labels[i]!.length <= 3 && labels[labels.length - 1]!.length === 2) i -= 1;
+    const family = familyKey(labels[i]!);
+    if (family.length >= 2) out.add(family);
+  }
+  return [...out];
+}
+
 /** "I", "I'm", "I've": a pronoun, never a candidate. */
 const PRONOUN_I = /^I(?:['’](?:m|ve|d|ll))?$/;
 
@@ -177,9 +204,12 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
   const plausible = remembered(plausibleName);
   const organization = remembered((phrase: string) => nlpCompromise(phrase).has('#Organization'));
   const trackedFamilies = new Set(tracked.map((t) => t.key));
+  const links = new Map(Object.entries(known.links));
+  const linkedProducts = (sentence: string) => (links.size === 0 || !sentence.includes('://') ? [] : linkSites(sentence).flatMap((site) => links.get(site) ?? []));
   return {
     mightName(sentence) {
       if (tracked.some((t) => t.pattern.test(sentence))) return true;
+      if (linkedProducts(sentence).length > 0) return true;
       let first = true;
       for (const [word] of sentence.matchAll(/[A-Za-z][\w.+'’-]*/g)) {
         const opening = first;
@@ -215,13 +245,27 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
       };
       const claimed: [number, number][] = [];
       for (const t of tracked) {
-        const m = t.pattern.exec(sentence);
-        if (!m) continue;
-        const start = m.index + (m[0].length - m[0].trimStart().length);
-        // "Qwen" inside an already matched "Qwen3-Coder" is the same mention.
-        if (claimed.some(([a, b]) => start >= a && start < b)) continue;
-        claimed.push([start, m.index + m[0].length]);
-        add(t.name, true);
+        for (let from = 0; from < sentence.length; ) {
+          const rest = from === 0 ? sentence : sentence.slice(from);
+          const m = t.pattern.exec(rest);
+          if (!m) break;
+          const start = from + m.index + (m[0].length - m[0].trimStart().length);
+          const end = from + m.index + m[0].length;
+          from = end;
+          // "Qwen" inside an already matched "Qwen3-Coder" is the same mention.
+          if (claimed.some(([a, b]) => start >= a && start < b)) continue;
+          // "Claude Code" is not "Claude": the tracked name opens a longer name the labels call a
+          // product; the tracked product may still be named further on.
+          const longer = longerKnownName(sentence, start, end, t.key, knownProducts);
+          claimed.push([start, longer?.end ?? end]);
+          if (longer) {
+            add(longer.name, false);
+            from = longer.end;
+            continue;
+          }
+          add(t.name, true);
+          break;
+        }
       }
       const headline = titleCase(tokens);
       let lastAccepted = -1;
@@ -260,6 +304,7 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
         add(name, false);
         lastAccepted = to;
       }
+      for (const product of linkedProducts(sentence)) add(product, false);
       return [...out.values()];
     },
   };
@@ -274,6 +319,24 @@ function knownFamily(family: string, written: string, products: ReadonlySet<stri
   if (products.has(family) || notProducts.has(family) || !/[A-Za-z]s$/.test(written) || !/[^s]s$/.test(family)) return family;
   const singular = family.slice(0, -1);
   return products.has(singular) || notProducts.has(singular) ? singular : family;
+}
+
+/**
+ * A tracked name followed by one or two words that make, with it, a name the labels call a
+ * product of its own family ("Claude" + " Code", "Gemini" + " CLI"): that longer name, as written.
+ * Longest first. A version ("Claude 3.5 Sonnet") keeps the tracked family, so it never qualifies.
+ */
+function longerKnownName(sentence: string, start: number, end: number, trackedKey: string, products: ReadonlySet<string>): { name: string; end: number } | undefined {
+  if (products.size === 0) return undefined;
+  const next = /^[\s\-_]+([A-Za-z][\w.+]*)(?:[\s\-_]+([A-Za-z][\w.+]*))?/.exec(sentence.slice(end));
+  if (!next) return undefined;
+  const oneWord = next[0].indexOf(next[1]!) + next[1]!.length;
+  for (const length of next[2] ? [next[0].length, oneWord] : [oneWord]) {
+    const name = sentence.slice(start, end + length).replace(/\.+$/, '');
+    const family = familyKey(name);
+    if (family !== trackedKey && products.has(family)) return { name, end: start + name.length };
+  }
+  return undefined;
 }
 
 /** The tracked product of a family: the one spelled as the family itself, else the shortest. */
