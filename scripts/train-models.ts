@@ -149,12 +149,18 @@ function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string
 
 /** A name needs this many labelled posts before the labels' verdict on it is trusted (never one post's). */
 const MIN_NAME_POSTS = 3;
-/** Called a product in at least this share of its posts: a product; in none: never one. */
+/** Called a product in at least this share of its posts: a product. */
 const PRODUCT_SHARE = 0.75;
+/**
+ * Called a product in at most this share: never one. Not zero: one annotator of five counting
+ * "OpenAI" once in its 32 posts (a company to every other reading) kept it in the rules' hands,
+ * and the rules took it for a product in three tuning posts.
+ */
+const NOT_PRODUCT_SHARE = 0.1;
 
 /**
  * The names the labels agree on: a family seen as a candidate name in MIN_NAME_POSTS posts or
- * more, called a product in PRODUCT_SHARE of them or more (a product), or in none (never one).
+ * more, called a product in PRODUCT_SHARE of them or more (a product), or in NOT_PRODUCT_SHARE or less (never one).
  * Names in between (sometimes a product, sometimes not) stay with the rules.
  */
 function knownNamesOf(names: Map<string, NameCount>, sites: Map<string, SiteCount>, posts: number): KnownNames {
@@ -165,9 +171,9 @@ function knownNamesOf(names: Map<string, NameCount>, sites: Map<string, SiteCoun
   const spellingOf = (c: SiteCount) => [...c.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
   return {
     products: trusted.filter(([, c]) => c.products / c.posts >= PRODUCT_SHARE).map(([k]) => k),
-    notProducts: trusted.filter(([, c]) => c.products === 0).map(([k]) => k),
+    notProducts: trusted.filter(([, c]) => c.products / c.posts <= NOT_PRODUCT_SHARE).map(([k]) => k),
     links: Object.fromEntries(linked.map(([site, c]) => [site, spellingOf(c)])),
-    trained: { posts, minPosts: MIN_NAME_POSTS, productShare: PRODUCT_SHARE, namesSeen: names.size, sitesSeen: sites.size },
+    trained: { posts, minPosts: MIN_NAME_POSTS, productShare: PRODUCT_SHARE, notProductShare: NOT_PRODUCT_SHARE, namesSeen: names.size, sitesSeen: sites.size },
   };
 }
 
