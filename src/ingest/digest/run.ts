@@ -259,6 +259,8 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
       progress('grouping');
       await work.settleThemes(abort.signal);
       progress('briefing');
+      // The brief reads what the run wrote: a backfill can leave the planner's statistics far behind.
+      await store.refreshStatistics();
       const communities = source.outcomes?.() ?? [];
       nothingCollected(communities);
       const brief = await work.writeBrief(window, label);
