@@ -48,6 +48,8 @@ describe('pain reader: pain words without a pain', () => {
     ["I can't tell how it would perform in creative writing yet.", 'hedging, not blocked'],
     ['Wow, this week will be hard to match, good times!', 'praise'],
     ['We have also fixed a bunch of bugs in this release.', 'fixed bugs'],
+    ["Can't wait to run it locally on my new box!", 'eagerness'],
+    ['I cannot wait for the 32B version to load up on my rig.', 'eagerness'],
   ];
   for (const [sentence, why] of cases) {
     test(`not a pain (${why}): ${sentence}`, () => assert.equal(read(sentence), undefined));

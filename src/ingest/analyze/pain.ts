@@ -68,6 +68,8 @@ const INTENSIFIERS = new Set('so too very really extremely super incredibly insa
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'we', 'us', 'our', "i'm", 'im', "i've"]);
 
 const RELIEF = /\b(?:hard to (?:beat|match|believe|argue)|wish (?:i|we) (?:was|were|had known)|works? (?:great|fine|well|perfectly|flawlessly|now)|(?:now|finally) (?:it )?works|no (?:problems?|issues?) (?:so far|at all|whatsoever)|(?:problem|issue) (?:solved|fixed|resolved)|(?:fixed|solved|resolved) (?:it|this|that|the (?:problem|issue))|not (?:that |too |so )?(?:bad|terrible|awful)|never had (?:a |any )?(?:problems?|issues?))\b/i;
+/** "Can't wait to try it": eagerness, though its negation and "try"/"run" read like a failure. */
+const EAGERNESS = /\b(?:can(?:no|['’])?t|can not) wait (?:to|for|till|until)\b/i;
 const WELL_WISHING = /\b(?:good luck|best of luck|best wishes|thanks?(?: you)?(?: so much)?(?: in advance)?\b|congrat\w*|hope (?:this|that|it) helps|cheers)\b/i;
 const JOKE = /\b(?:lol|lmao|rofl|haha\w*|jk)\b|\/s\b|😂|🤣/i;
 const SURVEY = /^(?:so,? )?(?:have|do|did|are|were|would|will) you\b|^(?:what|which|how) (?:are|is|do|did|was|were) (?:your|you)\b|^what(?:'s| is| are) (?:the |your )?(?:most|biggest|main|worst)\b|^(?:has|have) (?:anyone|anybody)\b(?!.*\b(?:else|too|also)\b)/i;
@@ -156,7 +158,7 @@ export function rulesSayPain(reading: PainReading | undefined): reading is PainR
  * relief). The pain model weighs this reading with the rest of the sentence (pain-model.ts).
  */
 export function readCues(tokens: readonly Token[], sentence: string): PainReading | undefined {
-  if (sentence.length < 20 || RELIEF.test(sentence)) return undefined;
+  if (sentence.length < 20 || RELIEF.test(sentence) || EAGERNESS.test(sentence)) return undefined;
   // Markdown emphasis ("**most frustrating**") must not hide a sentence's shape from the patterns.
   const plain = sentence.replace(/[*_`~]+/g, '').trim();
   let best: { weight: number; kind: PainKind; at: number } | undefined;

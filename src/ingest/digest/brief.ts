@@ -13,6 +13,7 @@ import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { placeOf } from '../analyze/moves.ts';
 import { clip } from '../analyze/text.ts';
+import { terms } from './terms.ts';
 
 export const CONTENT_ITEMS = 5;
 const OFFER_ITEMS = 3;
@@ -103,10 +104,24 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   ];
 }
 
-/** The signal an item leads with: the best-received one that names the theme, else the best-received. */
+/**
+ * The signal an item leads with: the one saying most of the theme title's words, the
+ * best-received of those; the best-received when none says any. Best-received alone put a
+ * passing comment of a popular thread ("Can't wait to run this!") at the head of a theme about
+ * something else.
+ */
 function leadOf(ranked: RankedTheme): WindowSignal {
-  const title = ranked.theme.title.toLowerCase();
-  return ranked.signals.find((s) => s.quote.toLowerCase().includes(title)) ?? ranked.signals[0]!;
+  const title = new Set(terms(ranked.theme.title));
+  let lead = ranked.signals[0]!;
+  let said = 0;
+  for (const signal of ranked.signals) {
+    const shared = new Set(terms(signal.quote).filter((t) => title.has(t))).size;
+    if (shared > said) {
+      lead = signal;
+      said = shared;
+    }
+  }
+  return lead;
 }
 
 function movesOf(signal: WindowSignal): Record<string, Move> | null {
@@ -137,9 +152,12 @@ function item(ranked: RankedTheme, origin: string, move: Move): SignalItem {
     if (sources.length >= SOURCES_PER_ITEM) break;
     if (!sources.some((x) => x.url === s.postUrl)) sources.push({ title: s.postTitle, url: s.postUrl, sub: s.community });
   }
+  // A pain theme's summary says how often and where ("… describe this"); the brief shows no
+  // title beside it, so the item names the problem first. A competitor theme's summary names its product.
+  const summary = ranked.theme.type === 'pain' ? `${ranked.theme.title}: ${ranked.theme.summary}` : ranked.theme.summary;
   return {
     origin,
-    surfaced: { summary: ranked.theme.summary, quote: { text: lead.quote, who: lead.author, sub: lead.community } },
+    surfaced: { summary, quote: { text: lead.quote, who: lead.author, sub: lead.community } },
     move,
     sources,
   };

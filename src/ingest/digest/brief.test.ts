@@ -1,0 +1,42 @@
+/**
+ * buildBrief (brief.ts): what a brief item says about its theme and which quote leads it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
+import { buildBrief, type RankedTheme } from './brief.ts';
+
+const moves = JSON.stringify({ content: { title: 'Write the fix', body: 'Reply with the fix.' } });
+let n = 0;
+function signal(quote: string, score: number): WindowSignal {
+  n += 1;
+  return { id: `sig_${n}`, kind: 'pain', quote, author: `user${n}`, competitor: null, moves, postTitle: `Thread ${n}`, postUrl: `https://example.com/t/${n}`, community: 'LocalLLaMA', score };
+}
+function theme(title: string, signals: WindowSignal[], type = 'pain'): RankedTheme {
+  const row: WindowTheme = { themeId: `sov_${title.replace(/\W+/g, '_')}`, type, title, summary: `${signals.length} posts in r/LocalLLaMA since 2025-08-01 describe this, for example “${signals[0]!.quote}”.`, posts: signals.length, topScore: signals[0]!.score };
+  return { theme: row, signals };
+}
+const brief = (pains: RankedTheme[]) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains, rivals: [], fit: () => 0 });
+
+test('a pain item names its theme before saying how often and where', () => {
+  const [content] = brief([theme('Slow prompt processing', [signal('Prompt processing is painfully slow on my Mac.', 10)])]);
+  assert.equal(content!.items[0]!.surfaced.summary, 'Slow prompt processing: 1 posts in r/LocalLLaMA since 2025-08-01 describe this, for example “Prompt processing is painfully slow on my Mac.”.');
+});
+
+test('the lead quote is the one saying most of the title, not the best-received passing remark', () => {
+  const passing = signal("Can't wait to run this!", 900);
+  const partly = signal('My prompts take ages before the first token.', 300);
+  const onTopic = signal('Prompt processing is so slow that a 20k context takes four minutes.', 5);
+  const [content] = brief([theme('Slow prompt processing', [passing, partly, onTopic])]);
+  const item = content!.items[0]!;
+  assert.equal(item.surfaced.quote?.text, onTopic.quote);
+  // The threads stay in their best-received order.
+  assert.deepEqual(item.sources.map((s) => s.url), [passing, partly, onTopic].map((s) => s.postUrl));
+});
+
+test('with no quote saying any of the title, the best-received one leads', () => {
+  const first = signal('It keeps stalling after a few minutes.', 50);
+  const second = signal('Mine dies after an hour too.', 40);
+  const [content] = brief([theme('Server crashes', [first, second])]);
+  assert.equal(content!.items[0]!.surfaced.quote?.text, first.quote);
+});
