@@ -19,6 +19,20 @@ const VRAM_C = 'Long context on the 70B model keeps running out of VRAM on the G
 const EXAM = 'My professor graded the exam unfairly and will not answer my emails.';
 
 describe('theme grouper', () => {
+  test('two themes about one thing get different titles: the second takes its next most characteristic chunk', () => {
+    const g = grouper();
+    g.seed('sov_tools', [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')]);
+    g.seed('sov_templates', [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'The Jinja template makes LM Studio crash on start.')]);
+    const tools = g.title(g.get('sov_tools')!);
+    const templates = g.title(g.get('sov_templates')!);
+    assert.match(tools, /LM Studio/);
+    assert.notEqual(templates.toLowerCase(), tools.toLowerCase());
+    assert.match(templates, /Jinja template/i);
+    // Asking again changes nothing: a theme keeps the title it holds.
+    assert.equal(g.title(g.get('sov_tools')!), tools);
+    assert.equal(g.title(g.get('sov_templates')!), templates);
+  });
+
   test('one pain alone waits in the pool; a pain of another post on the same problem founds a theme with it', () => {
     const g = grouper();
     const first = pain('p1', VRAM_A, 'Out of memory with 70B');

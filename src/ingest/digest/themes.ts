@@ -28,7 +28,7 @@
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
 import { clip } from '../analyze/text.ts';
 import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
-import { stem, termCounts, words } from './terms.ts';
+import { stem, termCounts, terms, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
 
 /** Cosine with a theme's centroid at or above which a pain joins it (docs/quality.md). */
@@ -56,7 +56,7 @@ const MAX_POSTS_TRACKED = 10_000;
 /** Words too vague or too emotional to name a problem. */
 const VAGUE = new Set(
   (
-    'thing things stuff way time times lot lots bit one ones something anything everything nothing people person guy guys someone anyone ' +
+    'thing things stuff way time times lot lots bit tad bunch ton tons couple handful one ones something anything everything nothing people person guy guys someone anyone ' +
     'problem problems issue issues question questions help idea ideas point reason kind sort day days week weeks month year years ' +
     'hate love fun shit crap hell god damn lol edit update post thread comment reply sub subreddit op fact case part end work result results ' +
     'good bad great best better worse worst terrible awful horrible nice cool same other new old own first last next few many much more most ' +
@@ -71,6 +71,23 @@ const VAGUE = new Set(
 const PROBLEM_NOUNS = new Set(
   'error errors bug bugs failure failures crash crashes exception exceptions glitch glitches slowdown slowness cost costs price prices trouble troubles hallucination hallucinations'.split(' '),
 );
+
+/** How many of a theme's chunks may title it when the best ones already name other themes. */
+const TITLE_CANDIDATES = 4;
+
+/** Titles that differ only in case, word endings or small words ("LM Studio crash" / "crashes") are one. */
+function titleKey(title: string): string {
+  return terms(title).join(' ');
+}
+
+/** A title from a chunk and the members' dominant kind of problem: a noun phrase of 2–7 words. */
+function titleOf(chunk: string, problem: number | undefined): string {
+  let title: string;
+  if (problem === undefined || PROBLEM_WORDS[problem]![0].test(chunk)) title = chunk.split(' ').length >= 2 ? chunk : `problems with ${chunk}`;
+  else title = PROBLEM_WORDS[problem]![1](chunk);
+  const words = title.split(/\s+/).slice(0, 7).join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /** A chunk in more than this share of the pains names nothing in particular ("model" in r/LocalLLaMA). */
 const TITLE_MAX_SHARE = 0.05;
@@ -143,6 +160,8 @@ export interface ThemeState {
   seeded: boolean;
   /** Set when this run changed it. */
   changed: boolean;
+  /** The title this grouper last gave it, as titleKey spells it (see `title`). */
+  title?: string;
 }
 
 export interface Placement {
@@ -163,6 +182,8 @@ export interface GrouperOptions {
 export class ThemeGrouper {
   private readonly themes: ThemeState[] = [];
   private readonly byId = new Map<string, ThemeState>();
+  /** Which theme holds each title (titleKey): titles stay unique where a better chunk is free. */
+  private readonly titleOwners = new Map<string, string>();
   private pool: Member[] = [];
   /** Term → themes and pooled pains holding it: candidates share a term (see VECTOR_SHARE). */
   private readonly themePostings = new Map<string, Set<ThemeState>>();
@@ -257,15 +278,26 @@ export class ThemeGrouper {
     return this.similarity(probe, theme.centroid, theme);
   }
 
+  /**
+   * The theme's title, from its most characteristic noun chunk not already naming another theme:
+   * two themes both titled "LM Studio failures" read as one problem listed twice. A title stays
+   * with the theme that took it until that theme's title changes; when every candidate is taken,
+   * the best one is shared.
+   */
   title(theme: ThemeState): string {
-    const chunk = this.leadingChunk(theme);
     const problem = this.dominantProblem(theme);
-    let title: string;
-    if (!chunk) title = 'Unclassified complaints';
-    else if (problem === undefined || PROBLEM_WORDS[problem]![0].test(chunk)) title = chunk.split(' ').length >= 2 ? chunk : `problems with ${chunk}`;
-    else title = PROBLEM_WORDS[problem]![1](chunk);
-    const words = title.split(/\s+/).slice(0, 7).join(' ');
-    return words.charAt(0).toUpperCase() + words.slice(1);
+    const candidates = this.leadingChunks(theme, TITLE_CANDIDATES).map((chunk) => titleOf(chunk, problem));
+    if (candidates.length === 0) candidates.push('Unclassified complaints');
+    const free = candidates.find((t) => {
+      const owner = this.titleOwners.get(titleKey(t));
+      return owner === undefined || owner === theme.id;
+    });
+    const title = free ?? candidates[0]!;
+    const key = titleKey(title);
+    if (theme.title !== undefined && theme.title !== key && this.titleOwners.get(theme.title) === theme.id) this.titleOwners.delete(theme.title);
+    theme.title = key;
+    if (free) this.titleOwners.set(key, theme.id);
+    return title;
   }
 
   /** One sentence: what people run into, how often and where, with a quote standing for it. */
@@ -475,17 +507,21 @@ export class ThemeGrouper {
    * in more than TITLE_MAX_SHARE of all pains is skipped), in its most frequent spelling.
    */
   private leadingChunk(theme: ThemeState): string | undefined {
-    let best: { score: number; key: string; chunk: { displays: Map<string, number> } } | undefined;
+    return this.leadingChunks(theme, 1)[0];
+  }
+
+  /** The `n` most characteristic chunks, best first (see leadingChunk). */
+  private leadingChunks(theme: ThemeState, n: number): string[] {
+    const scored: { score: number; key: string; chunk: { displays: Map<string, number> } }[] = [];
     const common = Math.max(5, this.pains * TITLE_MAX_SHARE);
     for (const [key, c] of theme.chunks) {
       const term = key.includes(' ') ? key : stem(key);
       if ((this.df.get(term) ?? 0) > common && this.pains > 40) continue;
       const idf = this.idf(term);
-      const score = c.docs ** 1.5 * idf * idf * (key.includes(' ') ? 1.4 : 1);
-      if (!best || score > best.score || (score === best.score && key < best.key)) best = { score, key, chunk: c };
+      scored.push({ score: c.docs ** 1.5 * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c });
     }
-    if (!best) return undefined;
-    return [...best.chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+    scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
+    return scored.slice(0, n).map(({ chunk }) => [...chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0]);
   }
 
   private dominantProblem(theme: ThemeState): number | undefined {
