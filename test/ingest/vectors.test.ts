@@ -15,9 +15,13 @@ import {
   addInto,
   cosine,
   DEFAULT_VECTORS_PATH,
+  HEADER_BYTES,
+  layout,
   loadWordVectors,
   normalize,
   parseWordVectors,
+  useWordVectorBytes,
+  wordVectorBytes,
   wordVectors,
 } from '../../src/ingest/analyze/vectors.ts';
 
@@ -83,6 +87,35 @@ describe('the shipped file', () => {
     // crash and "freeze" a hiring freeze (0.07 against 0.23). The inflected software senses hold:
     assert.ok(cosine(v('crashes'), v('freezes')) > cosine(v('crashes'), v('happy')));
     assert.ok(cosine(v('crashed'), v('froze')) > cosine(v('crashed'), v('happy')));
+  });
+});
+
+describe('one copy per process (the analyzer workers share it)', () => {
+  test('the bytes are the file, in shared memory', () => {
+    const bytes = wordVectorBytes();
+    assert.ok(bytes.buffer instanceof SharedArrayBuffer);
+    assert.ok(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).equals(readFileSync(DEFAULT_VECTORS_PATH)));
+    assert.equal(wordVectorBytes(), bytes, 'read once');
+  });
+
+  test('a worker handed the bytes reads its vectors from them, not from the file', () => {
+    const original = wordVectorBytes();
+    const words = ['my', 'gpu', 'runs', 'out', 'of', 'memory'];
+    const fromFile = wordVectors().sentenceVector(words);
+    // Flip every weight of a copy: vectors read from it cannot equal the file's.
+    const header = new DataView(original.buffer, original.byteOffset, HEADER_BYTES);
+    const at = layout(header.getUint32(8, true), header.getUint32(12, true), header.getUint32(16, true));
+    const flipped = new Uint8Array(new SharedArrayBuffer(original.length));
+    flipped.set(original);
+    const matrix = new Int8Array(flipped.buffer, at.matrix, at.vocab - at.matrix);
+    for (let i = 0; i < matrix.length; i++) matrix[i] = -matrix[i]! | 0;
+    try {
+      useWordVectorBytes(flipped);
+      assert.notDeepEqual(wordVectors().sentenceVector(words), fromFile);
+    } finally {
+      useWordVectorBytes(original);
+    }
+    assert.deepEqual(wordVectors().sentenceVector(words), fromFile);
   });
 });
 

@@ -7,9 +7,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AnalyzerMemory } from './analyzer.ts';
 import { threadReader } from './rules.ts';
 import { collectGarbage } from '../heap.ts';
+import { useWordVectorBytes } from './vectors.ts';
 import type { SourceThread } from '../sources/source.ts';
 
-const read = threadReader((workerData as { memory: AnalyzerMemory }).memory);
+const data = workerData as { memory: AnalyzerMemory; vectors: Uint8Array };
+// The parent's copy of the word vectors, shared: not a second 22 MB read of the file.
+useWordVectorBytes(data.vectors);
+const read = threadReader(data.memory);
 parentPort!.on('message', (message: { id: number; threads: SourceThread[] }) => {
   try {
     parentPort!.postMessage({ id: message.id, signals: message.threads.map(read) });

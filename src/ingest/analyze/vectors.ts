@@ -226,22 +226,44 @@ export function parseWordVectors(bytes: Uint8Array, source = 'memory'): WordVect
   return new WordVectors(rows, dims, float32s(bytes, at.common, dims), matrix);
 }
 
-/** Reads an SGWV1 file once; throws a clear Error when it is missing or corrupt. */
-export function loadWordVectors(path: string = DEFAULT_VECTORS_PATH): WordVectors {
-  let bytes: Buffer;
+function readVectorFile(path: string): Buffer {
   try {
-    bytes = readFileSync(path);
+    return readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new Error(`word vectors not readable at ${path} (${code}); ${REBUILD_HINT}`);
   }
-  return parseWordVectors(bytes, path);
 }
 
+/** Reads an SGWV1 file once; throws a clear Error when it is missing or corrupt. */
+export function loadWordVectors(path: string = DEFAULT_VECTORS_PATH): WordVectors {
+  return parseWordVectors(readVectorFile(path), path);
+}
+
+let sharedBytes: Uint8Array | undefined;
 let shared: WordVectors | undefined;
+
+/**
+ * The shipped vectors' bytes, in shared memory: the analyzer's workers are handed them
+ * (rules-pool.ts) instead of each reading its own 22 MB copy of the file.
+ */
+export function wordVectorBytes(): Uint8Array {
+  if (!sharedBytes) {
+    const file = readVectorFile(DEFAULT_VECTORS_PATH);
+    sharedBytes = new Uint8Array(new SharedArrayBuffer(file.length));
+    sharedBytes.set(file);
+  }
+  return sharedBytes;
+}
+
+/** In a worker: the vectors are the bytes its parent handed over (wordVectorBytes), not a new read. */
+export function useWordVectorBytes(bytes: Uint8Array): void {
+  sharedBytes = bytes;
+  shared = undefined;
+}
 
 /** The shipped vectors, loaded on first use (about 20 MB; only analyzer and grouper runs pay it). */
 export function wordVectors(): WordVectors {
-  shared ??= loadWordVectors();
+  shared ??= parseWordVectors(wordVectorBytes(), DEFAULT_VECTORS_PATH);
   return shared;
 }
