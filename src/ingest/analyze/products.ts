@@ -27,7 +27,8 @@
  * scripts/train-models.ts from labelled posts): names its readers call products in three posts or
  * more count in any product context, whatever their shape ("Docker", "Continue"), and names they
  * (almost) never call products — makers ("OpenAI", "NVIDIA") and model families ("Qwen",
- * "Mistral"), called a product in a tenth of their posts or fewer — never count. Names the labels do not know go by the rules above, so other communities keep them.
+ * "Mistral"), called a product in a tenth of their posts or fewer — never count. Names the labels
+ * do not know go by the rules above, so other communities keep them.
  *
  * Links name products too: readers counted "Hugging Face" for a bare huggingface.co link in 35 of
  * the 40 labelled posts that had one, but "GitHub" for a github.com link in only half. So a link
