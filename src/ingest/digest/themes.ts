@@ -162,6 +162,8 @@ export interface ThemeState {
   changed: boolean;
   /** The title this grouper last gave it, as titleKey spells it (see `title`). */
   title?: string;
+  /** The noun chunk that title was made from. */
+  titleChunk?: string;
 }
 
 export interface Placement {
@@ -286,13 +288,17 @@ export class ThemeGrouper {
    */
   title(theme: ThemeState): string {
     const problem = this.dominantProblem(theme);
-    const candidates = this.leadingChunks(theme, TITLE_CANDIDATES).map((chunk) => titleOf(chunk, problem));
+    const chunks = this.leadingChunks(theme, TITLE_CANDIDATES);
+    const candidates = chunks.map((chunk) => titleOf(chunk, problem));
     if (candidates.length === 0) candidates.push('Unclassified complaints');
-    const free = candidates.find((t) => {
+    const freeAt = candidates.findIndex((t) => {
       const owner = this.titleOwners.get(titleKey(t));
       return owner === undefined || owner === theme.id;
     });
+    const free = freeAt === -1 ? undefined : candidates[freeAt];
     const title = free ?? candidates[0]!;
+    // The summary's example quote says the words the title says.
+    theme.titleChunk = chunks[Math.max(0, freeAt)];
     const key = titleKey(title);
     if (theme.title !== undefined && theme.title !== key && this.titleOwners.get(theme.title) === theme.id) this.titleOwners.delete(theme.title);
     theme.title = key;
@@ -305,7 +311,7 @@ export class ThemeGrouper {
     const where = [...theme.communities].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2).map(([c]) => placeOf(c)).join(' and ');
     const posts = theme.posts.size;
     // The quote that says the theme's own words, if one does; else the one closest to it.
-    const chunk = this.leadingChunk(theme)?.toLowerCase();
+    const chunk = (theme.titleChunk ?? this.leadingChunk(theme))?.toLowerCase();
     const quote = (chunk ? theme.quotes.find((q) => q.quote.toLowerCase().includes(chunk)) : undefined)?.quote ?? theme.quotes[0]?.quote ?? '';
     const since = theme.firstAt.slice(0, 10);
     return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} describe this, for example “${clip(quote, 150)}”.`;
