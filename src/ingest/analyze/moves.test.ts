@@ -50,3 +50,13 @@ test('moves use the pain\'s own subject and words: no two pains share a title or
   assert.equal(new Set(all.map((m) => m.content.body.replace(/“[^”]*”/, ''))).size, sentences.length, 'bodies differ beyond the quote');
   all.forEach((m, i) => assert.ok(m.content.body.includes(sentences[i]!.slice(0, 30)), 'the body quotes its pain'));
 });
+
+test('a subject is never a piece of a size the tagger split ("8B" → "8" "B", "2x" → "2" "x")', () => {
+  const rig = moves('My 2x RTX 3090 setup keeps crashing under load.');
+  assert.match(rig.content.title, /RTX 3090 setup/);
+  assert.doesNotMatch(rig.content.title, /\bx RTX/);
+  const size = moves('The 8B model will be too slow on a 3060 with small batch sizes.');
+  assert.doesNotMatch(size.content.title, /\bB model/);
+  const split = moves("I can run Q6 235B but I can't run Q4 of this.");
+  assert.doesNotMatch(split.content.title, /235 B/);
+});

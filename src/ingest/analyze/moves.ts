@@ -110,8 +110,11 @@ function contentMove(kind: PainKind, subject: string, said: string, where: strin
 /** What the pain is about: a product it names, else the noun phrase nearest its cue. */
 export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'products'>): string {
   if (ctx.products[0]) return ctx.products[0];
-  const chunks = nounChunks(ctx.tokens).filter(([from, to]) => {
+  const chunks = nounChunks(ctx.tokens).map((c) => withoutSizePieces(ctx.tokens, c)).filter(([from, to]) => {
+    if (to <= from) return false;
     const words = ctx.tokens.slice(from, to);
+    // A letter left alone inside ("235 B" of "Q6 235B") is a size split by the tagger: no subject.
+    if (words.some((t) => t.type === 'word' && t.text.length === 1)) return false;
     // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with.
     return !words.every((t) => VAGUE.has(t.lower) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
   });
@@ -124,6 +127,16 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   }
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
   return shorten(phrase(ctx.tokens, best[0], best[1]).replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()), 60);
+}
+
+/**
+ * A chunk without the leading pieces of a size or count: the tagger splits "8B" into "8" "B" and
+ * "2x" into "2" "x", and a chunk may start inside one ("B model", "x RTX 3090 setup").
+ */
+function withoutSizePieces(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  let start = from;
+  while (start < to && (tokens[start]!.pos === 'NUM' || (tokens[start]!.type === 'word' && tokens[start]!.text.length === 1))) start++;
+  return [start, to];
 }
 
 /** "How do I stop responses dissolving into word salad?" → "stop responses dissolving into word salad". */
