@@ -101,6 +101,8 @@ describe('product names', () => {
 
   test('the site of a link is the name under its public suffix', () => {
     assert.deepEqual(linkSites('https://huggingface.co/x http://docs.vllm.ai/en https://user.github.io/p https://www.bbc.co.uk/news'), ['huggingface', 'vllm', 'github', 'bbc']);
+    // A short name under a country-code domain is the site, not a suffix: docs.jan.ai is Jan's.
+    assert.deepEqual(linkSites('https://docs.jan.ai/quickstart https://api.abc.de/v1'), ['jan', 'abc']);
     assert.deepEqual(linkSites('no links here, only huggingface.co'), []);
   });
 

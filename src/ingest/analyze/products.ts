@@ -175,6 +175,9 @@ const AFTER_HINT = new RegExp(`n['’]t|\\b(?:vs|versus|${FAILURE_STEMS.join('|'
 /** An http(s) link's host (scheme required: "see huggingface.co" is a name, and the rules read names). */
 const LINK = /\bhttps?:\/\/(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
 
+/** Second-level labels of two-part public suffixes ("co.uk", "com.au", "ac.jp"). */
+const SUFFIX_SECOND_LEVELS = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne', 'or']);
+
 /**
  * The sites a sentence links to, as name families: the host's name under its public suffix
  * ("huggingface.co" → "huggingface", "docs.vllm.ai" → "vllm", "user.github.io" → "github"; under
@@ -185,7 +188,7 @@ export function linkSites(sentence: string): string[] {
   for (const [, host] of sentence.matchAll(LINK)) {
     const labels = host!.toLowerCase().split('.');
     let i = labels.length - 2;
-    if (i > 0 && labels[i]!.length <= 3 && labels[labels.length - 1]!.length === 2) i -= 1;
+    if (i > 0 && SUFFIX_SECOND_LEVELS.has(labels[i]!) && labels[labels.length - 1]!.length === 2) i -= 1;
     const family = familyKey(labels[i]!);
     if (family.length >= 2) out.add(family);
   }
