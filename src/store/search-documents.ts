@@ -85,7 +85,6 @@ export function briefDocs(row: Pick<BriefsTable, 'id' | 'sections' | 'window_end
   );
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Reading rows back as documents (indexing, and showing a result)
 // ---------------------------------------------------------------------------------------------
@@ -118,4 +117,3 @@ export async function documents(db: Db, projectId: string, ids: readonly string[
   if (bySource.has('brief')) docs.push(...(await db.selectFrom('briefs').select(['id', 'project_id', 'sections', 'window_end']).where('project_id', '=', projectId).where('id', 'in', unique('brief')).execute()).flatMap(briefDocs));
   return new Map(docs.filter((d) => wanted.has(d.doc_id)).map((d) => [d.doc_id, d]));
 }
-
