@@ -24,6 +24,8 @@ export interface StoredPain {
 
 export interface ThemeDocs {
   id: string;
+  /** Its stored title: the grouper keeps other themes from taking it. */
+  title: string;
   docs: StoredPain[];
 }
 
@@ -40,6 +42,7 @@ function storedPains(db: Db, projectId: string) {
 export async function painThemeDocs(db: Db, projectId: string): Promise<ThemeDocs[]> {
   const rows = await storedPains(db, projectId)
     .innerJoin('themes as t', 't.id', 's.theme_id')
+    .select('t.title as themeTitle')
     .where('t.type', '=', 'pain')
     .orderBy('t.first_seen_at')
     .orderBy('t.id')
@@ -47,10 +50,10 @@ export async function painThemeDocs(db: Db, projectId: string): Promise<ThemeDoc
     .orderBy('s.id')
     .execute();
   const themes: ThemeDocs[] = [];
-  for (const { themeId, ...pain } of rows) {
+  for (const { themeId, themeTitle, ...pain } of rows) {
     const last = themes[themes.length - 1];
     if (last?.id === themeId) last.docs.push(pain);
-    else themes.push({ id: themeId!, docs: [pain] });
+    else themes.push({ id: themeId!, title: themeTitle, docs: [pain] });
   }
   return themes;
 }

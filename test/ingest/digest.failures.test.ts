@@ -62,6 +62,28 @@ for (const dialect of DIALECTS) {
       assert.equal(retry.postsAnalyzed, threads.length);
     });
 
+    test('a run in which no community could be read changes no theme (the pool is not re-clustered by a failed run)', async () => {
+      const id = await project();
+      const first = await runDigest({ store: svc.store, projectId: id, source: memorySource(threads), window: WINDOW });
+      assert.equal(first.status, 'complete');
+      const snapshot = async () => ({
+        themes: await svc.store.db.selectFrom('themes').select(['id', 'title', 'summary', 'post_count', 'updated_at']).where('project_id', '=', id).orderBy('id').execute(),
+        signals: await svc.store.db.selectFrom('signals').select(['id', 'theme_id']).where('project_id', '=', id).orderBy('id').execute(),
+      });
+      const before = await snapshot();
+      assert.ok(before.signals.some((s) => s.theme_id === null), 'the first run leaves pains in the pool (else this test shows nothing)');
+      const unreachable = {
+        name: 'live',
+        async *threads() {},
+        outcomes: () => [{ community: 'r/LocalLLaMA', source: 'reddit-rss', status: 'failed' as const, threads: 0, requests: 3, error: 'www.reddit.com answered 429' }],
+      };
+      const later = { start: WINDOW.start, end: new Date(WINDOW.end.getTime() + DAY) };
+      const summary = await runDigest({ store: svc.store, projectId: id, source: unreachable, window: later, now: () => new Date(later.end.getTime() + 1000) });
+      assert.equal(summary.status, 'failed');
+      assert.match(summary.error!, /^no watched community could be collected: r\/LocalLLaMA: www\.reddit\.com answered 429/);
+      assert.deepEqual(await snapshot(), before);
+    });
+
     test('an abort (SIGTERM in the CLI) fails the run with the reason', async () => {
       const id = await project();
       const abort = new AbortController();

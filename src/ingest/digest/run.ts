@@ -256,13 +256,15 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
         }
       }
       await work.flush(abort.signal);
+      // Before the pool is re-clustered: a run that could read no community fails without
+      // touching any theme (re-clustering alone moves pains and renames themes).
+      const communities = source.outcomes?.() ?? [];
+      nothingCollected(communities);
       progress('grouping');
       await work.settleThemes(abort.signal);
       progress('briefing');
       // The brief reads what the run wrote: a backfill can leave the planner's statistics far behind.
       await store.refreshStatistics();
-      const communities = source.outcomes?.() ?? [];
-      nothingCollected(communities);
       const brief = await work.writeBrief(window, label);
       abort.signal.throwIfAborted();
       // Every thread is stored: the live source's cursors may move past them now.
@@ -385,7 +387,7 @@ class RunWork {
 
   /** The project's themes and product spellings as they stand before this run. */
   async seed(): Promise<void> {
-    for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs.map(painDoc));
+    for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs.map(painDoc), theme.title);
     for (const pain of await pooledPains(this.store.db, this.projectId, POOL_MAX)) this.grouper.seedPool(painDoc(pain));
     for (const id of await competitorThemeIds(this.store.db, this.projectId)) this.competitorThemes.add(id);
     for (const competitor of this.memory.competitors) this.spellings.set(productKey(competitor.name), competitor.name);

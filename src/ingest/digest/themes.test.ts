@@ -33,6 +33,65 @@ describe('theme grouper', () => {
     assert.equal(g.title(g.get('sov_templates')!), templates);
   });
 
+  test('a stored title stays with its theme: a theme of a later run that changes first takes its next chunk', () => {
+    // Run 1: both themes titled in one grouper, in the order they changed.
+    const docs = () => ({
+      tools: [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')],
+      templates: [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'The Jinja template makes LM Studio crash on start.')],
+    });
+    const first = grouper();
+    const one = docs();
+    first.seed('sov_tools', one.tools);
+    first.seed('sov_templates', one.templates);
+    const toolsTitle = first.title(first.get('sov_tools')!);
+    const templatesTitle = first.title(first.get('sov_templates')!);
+    assert.notEqual(toolsTitle, templatesTitle);
+    // Run 2: seeded from the store with those titles; the second theme is the one that changes first.
+    const second = grouper();
+    const two = docs();
+    second.seed('sov_tools', two.tools, toolsTitle);
+    second.seed('sov_templates', two.templates, templatesTitle);
+    assert.equal(second.title(second.get('sov_templates')!), templatesTitle);
+    assert.equal(second.title(second.get('sov_tools')!), toolsTitle);
+    // Without the stored titles, the theme titled first takes the chunk both share.
+    const unaware = grouper();
+    const three = docs();
+    unaware.seed('sov_tools', three.tools);
+    unaware.seed('sov_templates', three.templates);
+    const taken = unaware.title(unaware.get('sov_templates')!);
+    assert.notEqual(taken, templatesTitle, 'the case this test guards: a title taken from the theme that held it');
+    assert.match(taken, /^LM Studio/);
+  });
+
+  test('a seeded theme ranks its quotes by closeness to the theme, as the run that grew it did', () => {
+    const g = grouper();
+    const odd = pain('p9', '"Sorry, we can\'t find the page you are looking for." says the docs site.');
+    g.seed('sov_vram', [pain('p1', VRAM_A), odd, pain('p2', VRAM_B), pain('p3', VRAM_C)]);
+    const quotes = g.get('sov_vram')!.quotes.map((q) => q.quote);
+    assert.equal(quotes.length, 4);
+    assert.equal(quotes[3], odd.quote, 'the quote least like the theme last, not first by spelling');
+  });
+
+  test('a theme keeps its stored title while that title is still one of its candidates', () => {
+    const tools = [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')];
+    const templates = () => [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'The Jinja template makes LM Studio crash on start.')];
+    // Run 1: another theme held "LM Studio crashes", so this one was titled by its next chunk.
+    const first = grouper();
+    first.seed('sov_tools', tools);
+    first.seed('sov_templates', templates());
+    first.title(first.get('sov_tools')!);
+    const stored = first.title(first.get('sov_templates')!);
+    assert.match(stored, /Jinja template/i);
+    // Run 2: that other theme is gone; the stored title is still a candidate, so it stays.
+    const second = grouper();
+    second.seed('sov_templates', templates(), stored);
+    assert.equal(second.title(second.get('sov_templates')!), stored);
+    // A theme with no title yet takes its best chunk.
+    const fresh = grouper();
+    fresh.seed('sov_templates', templates());
+    assert.match(fresh.title(fresh.get('sov_templates')!), /^LM Studio/);
+  });
+
   test('one pain alone waits in the pool; a pain of another post on the same problem founds a theme with it', () => {
     const g = grouper();
     const first = pain('p1', VRAM_A, 'Out of memory with 70B');
@@ -100,7 +159,10 @@ describe('theme grouper', () => {
     assert.ok(words.length >= 2 && words.length <= 7, title);
     assert.doesNotMatch(title, /^(?:hate|frustrat|annoy|terrible)/i);
     assert.match(title, /vram|context|gpu|memory|model/i);
-    assert.match(g.summary(theme), /^2 posts in r\/LocalLLaMA since 2025-08-0\d describe this, for example “/);
+    const summary = g.summary(theme);
+    assert.match(summary, /^2 posts in r\/LocalLLaMA since 2025-08-0\d describe this, for example “/);
+    // The quote ends its sentence (VRAM_A/VRAM_B end with a full stop): no “….”.
+    assert.match(summary, /\.”$/);
   });
 
   test('a title names the thing that fails, not the kind of failure ("Problems with error" said nothing)', () => {

@@ -89,6 +89,12 @@ function titleOf(chunk: string, problem: number | undefined): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * A stored title stays while its chunk scores at least this share of the best chunk's: a small
+ * shift in the ranking does not rename a theme, a theme that outgrew its first title does.
+ */
+const KEEP_TITLE_SHARE = 0.5;
+
 /** A chunk in more than this share of the pains names nothing in particular ("model" in r/LocalLLaMA). */
 const TITLE_MAX_SHARE = 0.05;
 
@@ -220,14 +226,33 @@ export class ThemeGrouper {
     this.anchorMin = options.anchorMin ?? ANCHOR_MIN;
   }
 
-  /** An existing theme and its pains, before the run's pains arrive. */
-  seed(id: string, docs: PainDoc[]): void {
+  /**
+   * An existing theme, its pains and its stored title, before the run's pains arrive. The title
+   * is registered as taken: without it, the first theme this run changes could take another
+   * theme's title, and that theme, once changed too, would be renamed to its next-best chunk (a
+   * run that only re-clustered the pool renamed "Required arguments failures", 61 posts, to
+   * "Game failures").
+   */
+  seed(id: string, docs: PainDoc[], title?: string): void {
     const members = docs.map((d) => this.member(d));
     if (members.length === 0) return;
     const theme = this.found(id, members[0]!);
     for (const m of members.slice(1)) this.absorb(theme, m, 1);
+    // The quotes ranked by closeness to the whole theme, as a run that grew it ranks them: with
+    // one placeholder similarity they sorted alphabetically, and a summary rewritten by a later
+    // run quoted whichever began with a quotation mark ("\"Sorry, we can't find the page…").
+    const distinct = new Map(members.map((m) => [m.doc.quote, m]));
+    theme.quotes = [...distinct.values()]
+      .map((m) => ({ quote: m.doc.quote, similarity: this.similarity(m, theme.centroid, theme) }))
+      .sort((a, b) => b.similarity - a.similarity || (a.quote < b.quote ? -1 : 1))
+      .slice(0, MAX_QUOTES);
     theme.seeded = true;
     theme.changed = false;
+    if (title !== undefined) {
+      const key = titleKey(title);
+      theme.title = key;
+      if (!this.titleOwners.has(key)) this.titleOwners.set(key, id);
+    }
   }
 
   /** A stored pain that had no theme yet (the pool of earlier runs), oldest first. */
@@ -284,25 +309,36 @@ export class ThemeGrouper {
    * The theme's title, from its most characteristic noun chunk not already naming another theme:
    * two themes both titled "LM Studio failures" read as one problem listed twice. A title stays
    * with the theme that took it until that theme's title changes; when every candidate is taken,
-   * the best one is shared.
+   * the best one is shared. A theme from an earlier run keeps its stored title while that title
+   * is still one of its candidates: the chunks' ranking shifts with every pain that joins (and
+   * with the corpus each run sees), and a theme renamed on every run — "Trouble with Wikipedia",
+   * then "Trouble with dust", then "Trouble with Gemini", one pain apart — reads as three
+   * problems. Within the run that founds it, a theme's title follows its best chunk: a backfill
+   * that kept its first batch's title named an 81-post GPT-OSS theme "Knowledge cutoff failures".
    */
   title(theme: ThemeState): string {
     const problem = this.dominantProblem(theme);
-    const chunks = this.leadingChunks(theme, TITLE_CANDIDATES);
+    const leading = this.leadingChunks(theme, TITLE_CANDIDATES);
+    const chunks = leading.map((c) => c.display);
     const candidates = chunks.map((chunk) => titleOf(chunk, problem));
     if (candidates.length === 0) candidates.push('Unclassified complaints');
-    const freeAt = candidates.findIndex((t) => {
+    const free = (t: string) => {
       const owner = this.titleOwners.get(titleKey(t));
       return owner === undefined || owner === theme.id;
-    });
-    const free = freeAt === -1 ? undefined : candidates[freeAt];
-    const title = free ?? candidates[0]!;
+    };
+    const kept =
+      theme.seeded && theme.title !== undefined
+        ? candidates.findIndex((t, i) => titleKey(t) === theme.title && free(t) && leading[i]!.score >= KEEP_TITLE_SHARE * leading[0]!.score)
+        : -1;
+    const freeAt = kept !== -1 ? kept : candidates.findIndex(free);
+    const chosen = freeAt === -1 ? undefined : candidates[freeAt];
+    const title = chosen ?? candidates[0]!;
     // The summary's example quote says the words the title says.
     theme.titleChunk = chunks[Math.max(0, freeAt)];
     const key = titleKey(title);
     if (theme.title !== undefined && theme.title !== key && this.titleOwners.get(theme.title) === theme.id) this.titleOwners.delete(theme.title);
     theme.title = key;
-    if (free) this.titleOwners.set(key, theme.id);
+    if (chosen) this.titleOwners.set(key, theme.id);
     return title;
   }
 
@@ -314,7 +350,7 @@ export class ThemeGrouper {
     const chunk = (theme.titleChunk ?? this.leadingChunk(theme))?.toLowerCase();
     const quote = (chunk ? theme.quotes.find((q) => q.quote.toLowerCase().includes(chunk)) : undefined)?.quote ?? theme.quotes[0]?.quote ?? '';
     const since = theme.firstAt.slice(0, 10);
-    return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} describe this, for example “${clip(quote, 150)}”.`;
+    return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} describe this${exampleClause(quote)}`;
   }
 
   private place(m: Member): Placement {
@@ -513,11 +549,11 @@ export class ThemeGrouper {
    * in more than TITLE_MAX_SHARE of all pains is skipped), in its most frequent spelling.
    */
   private leadingChunk(theme: ThemeState): string | undefined {
-    return this.leadingChunks(theme, 1)[0];
+    return this.leadingChunks(theme, 1)[0]?.display;
   }
 
   /** The `n` most characteristic chunks, best first (see leadingChunk). */
-  private leadingChunks(theme: ThemeState, n: number): string[] {
+  private leadingChunks(theme: ThemeState, n: number): { display: string; score: number }[] {
     const scored: { score: number; key: string; chunk: { displays: Map<string, number> } }[] = [];
     const common = Math.max(5, this.pains * TITLE_MAX_SHARE);
     for (const [key, c] of theme.chunks) {
@@ -527,7 +563,7 @@ export class ThemeGrouper {
       scored.push({ score: c.docs ** 1.5 * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c });
     }
     scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
-    return scored.slice(0, n).map(({ chunk }) => [...chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0]);
+    return scored.slice(0, n).map(({ chunk, score }) => ({ display: [...chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0], score }));
   }
 
   private dominantProblem(theme: ThemeState): number | undefined {
@@ -543,6 +579,16 @@ function pruneTerms(theme: ThemeState, postings: Map<string, Set<ThemeState>>): 
     theme.terms.delete(term);
     postings.get(term)?.delete(theme);
   }
+}
+
+/**
+ * How a pain theme's summary ends: its example quote. The brief drops it when the item leads
+ * with the same quote (brief.ts), so it is made in one place.
+ */
+export function exampleClause(quote: string): string {
+  const example = clip(quote, 150);
+  // A quote that ends its own sentence ends this one: no “….”.
+  return `, for example “${example}”${/[.!?…]$/.test(example) ? '' : '.'}`;
 }
 
 /** Content words of a text for its vector: stopwords out (they blur every sentence alike). */
