@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import { buildBrief, type RankedTheme } from './brief.ts';
+import { exampleClause } from './themes.ts';
 
 const moves = JSON.stringify({ content: { title: 'Write the fix', body: 'Reply with the fix.' } });
 let n = 0;
@@ -13,14 +14,22 @@ function signal(quote: string, score: number): WindowSignal {
   return { id: `sig_${n}`, kind: 'pain', quote, author: `user${n}`, competitor: null, moves, postTitle: `Thread ${n}`, postUrl: `https://example.com/t/${n}`, community: 'LocalLLaMA', score };
 }
 function theme(title: string, signals: WindowSignal[], type = 'pain'): RankedTheme {
-  const row: WindowTheme = { themeId: `sov_${title.replace(/\W+/g, '_')}`, type, title, summary: `${signals.length} posts in r/LocalLLaMA since 2025-08-01 describe this, for example “${signals[0]!.quote}”.`, posts: signals.length, topScore: signals[0]!.score };
+  const row: WindowTheme = { themeId: `sov_${title.replace(/\W+/g, '_')}`, type, title, summary: `${signals.length} posts in r/LocalLLaMA since 2025-08-01 describe this${exampleClause(signals[0]!.quote)}`, posts: signals.length, topScore: signals[0]!.score };
   return { theme: row, signals };
 }
 const brief = (pains: RankedTheme[]) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains, rivals: [], fit: () => 0 });
 
-test('a pain item names its theme before saying how often and where', () => {
-  const [content] = brief([theme('Slow prompt processing', [signal('Prompt processing is painfully slow on my Mac.', 10)])]);
-  assert.equal(content!.items[0]!.surfaced.summary, 'Slow prompt processing: 1 posts in r/LocalLLaMA since 2025-08-01 describe this, for example “Prompt processing is painfully slow on my Mac.”.');
+test('a pain item names its theme before saying how often and where; its example quote is not the one it leads with', () => {
+  const slow = signal('Prompt processing is painfully slow on my Mac.', 10);
+  const other = signal('My prompts take ages before the first token.', 5);
+  const [content] = brief([theme('Slow prompt processing', [other, slow])]);
+  const item = content!.items[0]!;
+  assert.equal(item.surfaced.summary, 'Slow prompt processing: 2 posts in r/LocalLLaMA since 2025-08-01 describe this, for example “My prompts take ages before the first token.”');
+  assert.equal(item.surfaced.quote?.text, slow.quote);
+  // The same quote as example and lead: said once.
+  const [single] = brief([theme('Slow prompt processing', [slow])]);
+  assert.equal(single!.items[0]!.surfaced.summary, 'Slow prompt processing: 1 posts in r/LocalLLaMA since 2025-08-01 describe this.');
+  assert.equal(single!.items[0]!.surfaced.quote?.text, slow.quote);
 });
 
 test('the lead quote is the one saying most of the title, not the best-received passing remark', () => {
@@ -34,9 +43,19 @@ test('the lead quote is the one saying most of the title, not the best-received 
   assert.deepEqual(item.sources.map((s) => s.url), [passing, partly, onTopic].map((s) => s.postUrl));
 });
 
-test('with no quote saying any of the title, the best-received one leads', () => {
+test('among quotes saying as much of the title, the one closest to the theme leads; the best-received when they tie', () => {
   const first = signal('It keeps stalling after a few minutes.', 50);
-  const second = signal('Mine dies after an hour too.', 40);
-  const [content] = brief([theme('Server crashes', [first, second])]);
-  assert.equal(content!.items[0]!.surfaced.quote?.text, first.quote);
+  const second = signal('The server crashes every night and takes the GPU down with it.', 40);
+  const third = signal('Mine dies after an hour too.', 30);
+  const closeness = new Map([[second.quote, 0.4], [first.quote, 0.1]]);
+  const built = (fit: (text: string) => number) =>
+    buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, third])], rivals: [], fit })[0]!.items[0]!;
+  const item = built((text) => closeness.get(text) ?? 0);
+  assert.equal(item.surfaced.quote?.text, second.quote);
+  assert.equal(item.move.title, 'Write the fix', 'the move is the lead\'s own');
+  assert.equal(built(() => 0).surfaced.quote?.text, first.quote);
+  // Saying the title's words still comes first.
+  const named = signal('Nightly outages again, third time this week.', 1);
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, named])], rivals: [], fit: (text) => closeness.get(text) ?? 0 });
+  assert.equal(content!.items[0]!.surfaced.quote?.text, named.quote);
 });

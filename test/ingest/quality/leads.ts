@@ -1,0 +1,71 @@
+/**
+ * Which quote leads a brief item (docs/quality.md, "Which quote leads an item"): on the 40
+ * biggest pain themes of the r/LocalLLaMA backfill, each with the 10 signals a brief chooses from
+ * (its best-received threads), every sentence labelled blind — is it a pain, is it about the
+ * theme's title — by two annotators who saw neither the rule nor the analyzer. A lead is good
+ * when it is both. Scored: the shipped rule (brief.ts `leadOf`, with the grouper's closeness as
+ * stored in the fixture) against the best-received quote, on the half the rule was chosen on
+ * (themes 1–20) and on the half it was not (21–40), which is the figure to report.
+ *
+ *   node --import tsx test/ingest/quality/leads.ts
+ */
+import { readFileSync } from 'node:fs';
+import { leadOf, type RankedTheme } from '../../../src/ingest/digest/brief.ts';
+
+interface LabelledSignal {
+  id: string;
+  quote: string;
+  thread: string;
+  /** The grouper's similarity of the quote to its theme when the pool was drawn. */
+  fit: number;
+  pain: boolean;
+  onTopic: boolean;
+}
+interface LabelledTheme {
+  theme: number;
+  title: string;
+  /** Best-received first, as the brief reads them. */
+  signals: LabelledSignal[];
+}
+
+export function leadFixture(): LabelledTheme[] {
+  return JSON.parse(readFileSync(new URL('../../fixtures/quality/brief-leads.json', import.meta.url), 'utf8')) as LabelledTheme[];
+}
+
+export interface LeadScore {
+  themes: number;
+  /** Themes whose lead is a pain about the title. */
+  good: number;
+  /** Themes where some sentence would be (the best any rule can do). */
+  possible: number;
+}
+
+export function scoreLeads(themes: LabelledTheme[], pick: (theme: LabelledTheme) => LabelledSignal): LeadScore {
+  const good = (s: LabelledSignal) => s.pain && s.onTopic;
+  return { themes: themes.length, good: themes.filter((t) => good(pick(t))).length, possible: themes.filter((t) => t.signals.some(good)).length };
+}
+
+/** The shipped rule on a labelled theme. */
+export function shippedLead(theme: LabelledTheme): LabelledSignal {
+  const fits = new Map(theme.signals.map((s) => [s.quote, s.fit]));
+  const ranked: RankedTheme = {
+    theme: { themeId: `theme_${theme.theme}`, type: 'pain', title: theme.title, summary: '', posts: theme.signals.length, topScore: 0 },
+    signals: theme.signals.map((s, i) => ({ id: s.id, kind: 'pain', quote: s.quote, author: '', competitor: null, moves: 'null', postTitle: s.thread, postUrl: '', community: '', score: -i })),
+  };
+  const lead = leadOf(ranked, (text) => fits.get(text) ?? 0);
+  return theme.signals.find((s) => s.id === lead.id)!;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const all = leadFixture();
+  const halves: [string, LabelledTheme[]][] = [
+    ['themes 1–20 (the rule was chosen on these)', all.slice(0, 20)],
+    ['themes 21–40 (held out: the figure to report)', all.slice(20)],
+  ];
+  console.log('| themes | shipped rule | best-received quote | any rule at best |\n|---|---|---|---|');
+  for (const [name, themes] of halves) {
+    const shipped = scoreLeads(themes, shippedLead);
+    const first = scoreLeads(themes, (t) => t.signals[0]!);
+    console.log(`| ${name} | ${shipped.good}/${shipped.themes} | ${first.good}/${first.themes} | ${shipped.possible}/${shipped.themes} |`);
+  }
+}
