@@ -60,3 +60,22 @@ test('a subject is never a piece of a size the tagger split ("8B" → "8" "B", "
   const split = moves("I can run Q6 235B but I can't run Q4 of this.");
   assert.doesNotMatch(split.content.title, /235 B/);
 });
+
+test('a long pain is quoted whole up to a word and marked as cut, never stopped mid-clause', () => {
+  const sentence =
+    'He probably confused it with LM Studio, it still fails to load when using CUDA 12 on LM Studio, only the normal CUDA runtime is compatible and nobody documents it anywhere.';
+  const m = moves(sentence, ['LM Studio']);
+  const quoted = /“([^”]*)”/.exec(m.content.body)?.[1];
+  assert.ok(quoted, m.content.body);
+  assert.ok(quoted.endsWith('…'), quoted);
+  assert.ok(sentence.startsWith(quoted.slice(0, -1)), 'a verbatim prefix');
+  assert.ok(sentence.charAt(quoted.length - 1) === ' ', 'cut at a word boundary');
+  const short = moves('LM Studio keeps crashing every time I load an embedding model.', ['LM Studio']);
+  assert.match(short.content.body, /“LM Studio keeps crashing every time I load an embedding model\.”/);
+});
+
+test("a subject keeps a name's capitals and loses only a sentence's (\"LoRA\", not \"loRA\")", () => {
+  const m = moves('The performance of LoRA is much worse than full parameter fine-tune in my tasks.');
+  assert.match(m.content.title, /LoRA/, m.content.title);
+  assert.doesNotMatch(m.content.title, /loRA/);
+});

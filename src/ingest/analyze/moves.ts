@@ -12,7 +12,7 @@ import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
 import { isCue } from './pain.ts';
-import { shorten } from './text.ts';
+import { clip, shorten } from './text.ts';
 
 export interface MoveContext {
   tokens: readonly Token[];
@@ -32,7 +32,8 @@ const VAGUE = new Set(
 
 export function movesFor(ctx: MoveContext): Moves {
   const subject = subjectOf(ctx);
-  const said = `“${shorten(ctx.sentence, 110)}”`;
+  // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
+  const said = `“${clip(ctx.sentence, 140)}”`;
   const where = placeOf(ctx.community);
   const us = ctx.project || 'your product';
   const product = ctx.products[0];
@@ -126,7 +127,8 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
     if (distance(chunk) < distance(best)) best = chunk;
   }
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
-  return shorten(phrase(ctx.tokens, best[0], best[1]).replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()), 60);
+  // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM Studio").
+  return shorten(phrase(ctx.tokens, best[0], best[1]).replace(/^[A-Z](?=[a-z]+\b)/, (c) => c.toLowerCase()), 60);
 }
 
 /**

@@ -130,15 +130,24 @@ export function nounChunks(tokens: readonly Token[]): [number, number][] {
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    const joins = t.type === 'word' && (NOUNISH.has(t.pos) || t.pos === 'ADJ' || (t.pos === 'VERB' && t.lower.endsWith('ing') && start !== -1));
+    const gerund = t.pos === 'VERB' && t.lower.endsWith('ing') && start !== -1 && compoundsWith(tokens[i - 1]!);
+    const joins = t.type === 'word' && (NOUNISH.has(t.pos) || t.pos === 'ADJ' || gerund);
     const number = t.pos === 'NUM' && start !== -1;
     if (joins || number) {
       if (start === -1) start = i;
-      if (NOUNISH.has(t.pos) || (t.pos === 'VERB' && t.lower.endsWith('ing'))) lastNoun = i;
+      if (NOUNISH.has(t.pos) || gerund) lastNoun = i;
     } else {
       close();
     }
   }
   close();
   return out;
+}
+
+/**
+ * Whether a gerund after this word names an activity ("prompt processing", "tool calling") rather
+ * than what a plural subject does ("massive models hitting the limit", "people running it").
+ */
+function compoundsWith(previous: Token): boolean {
+  return !(NOUNISH.has(previous.pos) && /[^s]s$/i.test(previous.text) && previous.text !== previous.text.toUpperCase());
 }
