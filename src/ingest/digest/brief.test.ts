@@ -59,3 +59,12 @@ test('among quotes saying as much of the title, the one closest to the theme lea
   const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, named])], rivals: [], fit: (text) => closeness.get(text) ?? 0 });
   assert.equal(content!.items[0]!.surfaced.quote?.text, named.quote);
 });
+
+test('a competitor item says how many posts of the window complain about the product, and where', () => {
+  const mention = (quote: string, score: number): WindowSignal => ({ ...signal(quote, score), kind: 'competitor', competitor: 'LM Studio' });
+  const rival = theme('LM Studio shortcomings', [mention('LM Studio crashes when I load a second model.', 20), mention('LM Studio still has no batch API.', 10)], 'competitor');
+  const [, offers] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [rival], fit: () => 0 });
+  const item = offers!.items[0]!;
+  assert.equal(item.origin, 'competitor');
+  assert.equal(item.surfaced.summary, 'LM Studio shortcomings: 2 posts in r/LocalLLaMA this window say where LM Studio falls short.');
+});

@@ -150,6 +150,17 @@ function looseItem(pain: WindowSignal): SignalItem {
   };
 }
 
+/**
+ * A competitor item says how much of the window complains about the product and where; the
+ * theme's own summary is the same sentence for every product ("What people say goes wrong with…").
+ */
+function rivalSummary(ranked: RankedTheme): string {
+  const product = ranked.signals[0]?.competitor ?? ranked.theme.title;
+  const places = [...new Set(ranked.signals.map((s) => placeOf(s.community)))].slice(0, 2).join(' and ');
+  const posts = ranked.theme.posts;
+  return `${ranked.theme.title}: ${posts} post${posts === 1 ? '' : 's'} in ${places} this window say where ${product} falls short.`;
+}
+
 /** A pain theme's summary without its example quote when that is the quote the item leads with (said once, not twice). */
 function withoutExample(summary: string, lead: string): string {
   const clause = exampleClause(lead);
@@ -164,7 +175,7 @@ function item(ranked: RankedTheme, lead: WindowSignal, origin: string, move: Mov
   }
   // A pain theme's summary says how often and where ("… describe this"); the brief shows no
   // title beside it, so the item names the problem first. A competitor theme's summary names its product.
-  const summary = ranked.theme.type === 'pain' ? `${ranked.theme.title}: ${withoutExample(ranked.theme.summary, lead.quote)}` : ranked.theme.summary;
+  const summary = ranked.theme.type === 'pain' ? `${ranked.theme.title}: ${withoutExample(ranked.theme.summary, lead.quote)}` : rivalSummary(ranked);
   return {
     origin,
     surfaced: { summary, quote: { text: lead.quote, who: lead.author, sub: lead.community } },
