@@ -6,18 +6,21 @@
  */
 import { notFound } from '../domain/errors.ts';
 import type { SignalItem } from '../domain/resources.ts';
+import { eachComment, type ThreadComment } from '../domain/thread.ts';
 import { briefById } from '../store/briefs.ts';
 import { parseJson } from '../store/json.ts';
-import { commentOfPost } from '../store/posts.ts';
-import { docId, parseDocId, type SearchKind } from '../store/search-documents.ts';
+import { postRowById, toSourcePost } from '../store/posts.ts';
+import { docId, documents, parseDocId, postDocs, type SearchDocument, type SearchKind } from '../store/search-documents.ts';
 import { fullTheme } from '../store/themes.ts';
 import { itemLine } from './briefs-list.ts';
 import { painsGet } from './pains-get.ts';
-import { postsGet } from './posts-get.ts';
+import { postsGet, threadAnswer } from './posts-get.ts';
 import { bullets, day } from './text.ts';
 import type { ProjectContext } from './types.ts';
 
 export interface Document {
+  /** What `search` shows for it: its title and link (store/search-documents.ts). */
+  indexed: SearchDocument;
   /** At most TEXT_MAX characters, like every text form; `fetch` may cut it further. */
   text: string;
   metadata: Record<string, string | number | null>;
@@ -34,33 +37,46 @@ export function resultUrl(publicUrl: string, projectId: string, doc: { doc_id: s
   return id?.kind === 'theme' ? `${project}/themes/${encodeURIComponent(id.parts[0]!)}` : `${project}/briefs`;
 }
 
-/** The text and facts of a document whose row `search-documents.ts` found (`fetch` checks first). */
+/**
+ * A document by its `search` id, with the title and link search shows for it; `asked` is the id
+ * as given, which must be the one search gave (an id no row holds is not found).
+ */
 export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; parts: string[] }, asked: string): Promise<Document> {
   const projectId = ctx.project.memory.id;
   const missing = () => notFound(`no document "${asked}" in this project`);
+  if (id.kind === 'post' || id.kind === 'comment') {
+    // A thread's row is read and its comments parsed once, for its title, its text and the
+    // comment asked for: a 1,000-comment thread is the case that matters.
+    const [postId = '', commentId] = id.parts;
+    const row = await postRowById(ctx.store.db, projectId, postId);
+    if (!row) throw missing();
+    const comments = parseJson<ThreadComment[]>(row.comments);
+    const indexed = postDocs(row, comments).find((d) => d.doc_id === asked);
+    if (!indexed) throw missing();
+    const thread = await threadAnswer(ctx.store.db, projectId, toSourcePost(row, Infinity, comments));
+    const { post } = thread;
+    const meta = { community: post.community, author: post.author, score: post.score, postedAt: post.postCreatedAt };
+    const threadText = postsGet.text!(thread, { id: postId });
+    if (id.kind === 'post') return { indexed, text: threadText, metadata: { kind: 'post', ...meta } };
+    const comment = commentWithId(comments, commentId);
+    if (!comment) throw missing();
+    return {
+      indexed,
+      // The comment first, then the thread it is part of.
+      text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${day(comment.createdAt)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
+      metadata: { kind: 'comment', ...meta, commentAuthor: comment.author, commentedAt: comment.createdAt },
+    };
+  }
+  // The other kinds' rows are small: the title search showed comes from its own read.
+  const indexed = (await documents(ctx.store.db, projectId, [asked])).get(asked);
+  if (!indexed) throw missing();
   switch (id.kind) {
-    case 'post':
-    case 'comment': {
-      const [postId = '', commentId] = id.parts;
-      const input = { id: postId };
-      const thread = await postsGet.run(ctx, input);
-      const { post } = thread;
-      const meta = { community: post.community, author: post.author, score: post.score, postedAt: post.postCreatedAt };
-      const threadText = postsGet.text!(thread, input);
-      if (id.kind === 'post') return { text: threadText, metadata: { kind: 'post', ...meta } };
-      const comment = await commentOfPost(ctx.store.db, projectId, postId, commentId ?? '');
-      if (!comment) throw missing();
-      return {
-        // The comment first, then the thread it is part of.
-        text: `${bullets([`Comment by ${comment.author} (${comment.score} points, ${day(comment.createdAt)}) on "${post.title}"`])}\n\n${comment.body}\n\nThe thread:\n\n${threadText}`,
-        metadata: { kind: 'comment', ...meta, commentAuthor: comment.author, commentedAt: comment.createdAt },
-      };
-    }
     case 'theme': {
       const theme = await fullTheme(ctx.store.db, projectId, id.parts[0]!);
       if (!theme) throw missing();
       const { postIds: _postIds, ...full } = theme;
       return {
+        indexed,
         text: painsGet.text!(full, { sovId: theme.id }),
         metadata: { kind: 'theme', postCount: theme.postCount, quotes: theme.pains.length, firstSeenAt: theme.firstSeenAt, lastSeenAt: theme.lastSeenAt },
       };
@@ -77,6 +93,7 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       if (!signal) throw missing();
       const moves = Object.entries(parseJson<Record<string, { title: string; body: string }>>(signal.moves));
       return {
+        indexed,
         text: bullets([
           `${signal.kind}${signal.competitor ? ` (${signal.competitor})` : ''}: "${signal.quote}"`,
           `By ${signal.author} in ${signal.community}, ${day(signal.seen_at)}, in "${signal.post_title}" (${signal.post_url}); the thread: fetch ${docId('post', signal.post_id)}`,
@@ -94,9 +111,16 @@ export async function loadDocument(ctx: ProjectContext, id: { kind: SearchKind; 
       const item: SignalItem | undefined = section?.items[i ?? -1];
       if (!brief || !section || !item) throw missing();
       return {
+        indexed,
         text: bullets([`Brief ${brief.window}`, itemLine(null, section.title, item)]),
         metadata: { kind: 'brief', window: brief.window, section: section.kind },
       };
     }
   }
+}
+
+/** One comment of a thread by its id, wherever it sits in the tree. */
+function commentWithId(comments: ThreadComment[], id: string | undefined): ThreadComment | undefined {
+  for (const c of eachComment(comments)) if (c.id === id) return c;
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
-import { documents, parseDocId } from '../store/search-documents.ts';
+import { parseDocId } from '../store/search-documents.ts';
 import { loadDocument, resultUrl } from './documents.ts';
 import { fitBlocks, TEXT_MAX } from './text.ts';
 import { projectCapability } from './types.ts';
@@ -26,11 +26,8 @@ export const fetchDocument = projectCapability({
   async run(ctx, input) {
     const id = parseDocId(input.id);
     if (!id) throw notFound(`no document "${input.id}" in this project: ids come from search (post:…, comment:…, signal:…, theme:…, brief:…)`);
-    // The title `search` showed for this id; no such row, no document.
-    const indexed = (await documents(ctx.store.db, ctx.project.memory.id, [input.id])).get(input.id);
-    if (!indexed) throw notFound(`no document "${input.id}" in this project`);
-    const doc = await loadDocument(ctx, id, input.id);
-    const answer = { id: input.id, title: indexed.title, text: doc.text, url: resultUrl(ctx.publicUrl, ctx.project.memory.id, indexed), metadata: doc.metadata };
+    const { indexed, text, metadata } = await loadDocument(ctx, id, input.id);
+    const answer = { id: input.id, title: indexed.title, text, url: resultUrl(ctx.publicUrl, ctx.project.memory.id, indexed), metadata };
     return { ...answer, text: fitted(answer) };
   },
   // ChatGPT reads `fetch` as one text content holding `{ id, title, text, url, metadata }`.

@@ -3,7 +3,8 @@ import { invalid, notFound } from '../domain/errors.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { normalizePermalinkKey } from '../domain/permalink.ts';
 import { extractedSignalSchema, sourcePostSchema } from '../domain/resources.ts';
-import { postById, postByPermalinkKey, signalsOfPost } from '../store/posts.ts';
+import type { Db } from '../store/db.ts';
+import { postById, postByPermalinkKey, signalsOfPost, type StoredPost } from '../store/posts.ts';
 import { bullet, count, day, fitBlocks } from './text.ts';
 import { projectCapability } from './types.ts';
 
@@ -36,9 +37,7 @@ export const postsGet = projectCapability({
       throw invalid('input: give `permalink` or `id`');
     }
     if (!post) throw notFound(`no post ${input.id !== undefined ? `"${input.id}"` : `at "${input.permalink}"`} in this project`);
-    const signals = await signalsOfPost(store.db, projectId, post.id);
-    const { url: _url, ...thread } = post;
-    return { post: thread, signals };
+    return threadAnswer(store.db, projectId, post);
   },
   // DESIGN §11: the text is the thread itself, as a person reads it, then what was found in it.
   text: ({ post, signals }) => {
@@ -49,6 +48,13 @@ export const postsGet = projectCapability({
     return fitBlocks(blocks, () => `The thread goes on; read the rest at ${post.permalink} or in the structured result (\`data.post.content\`, MCP \`structuredContent\`).`);
   },
 });
+
+/** posts.get's answer for a stored post: the thread as the spec shows it, and its signals. */
+export async function threadAnswer(db: Db, projectId: string, post: StoredPost) {
+  const signals = await signalsOfPost(db, projectId, post.id);
+  const { url: _url, ...thread } = post;
+  return { post: thread, signals };
+}
 
 /**
  * The thread's Markdown in blocks that a cut may fall between: the opening post (title and body)

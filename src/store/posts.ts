@@ -1,5 +1,5 @@
 import type { SourcePost } from '../domain/resources.ts';
-import { eachComment, newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
+import { newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
 import type { Db } from './db.ts';
 import { parseJson } from './json.ts';
 import { prepareQuery } from './prepared.ts';
@@ -9,9 +9,12 @@ export interface StoredPost extends SourcePost {
   url: string;
 }
 
-/** `commentLimit`: keep the newest this many comments, and say how many were left out. */
-function toSourcePost(row: PostsTable, commentLimit = Infinity): StoredPost {
-  const { comments, left } = newestComments(parseJson<ThreadComment[]>(row.comments), commentLimit);
+/**
+ * `commentLimit`: keep the newest this many comments, and say how many were left out. `parsed`:
+ * the row's comments when the caller has parsed them already (a big thread's JSON is parsed once).
+ */
+export function toSourcePost(row: PostsTable, commentLimit = Infinity, parsed?: ThreadComment[]): StoredPost {
+  const { comments, left } = newestComments(parsed ?? parseJson<ThreadComment[]>(row.comments), commentLimit);
   const content = renderThreadMarkdown({ title: row.title, selftext: row.selftext, comments });
   return {
     id: row.id,
@@ -32,8 +35,13 @@ const postWithId = prepareQuery({ projectId: 'string', id: 'string' }, (db, a) =
 );
 
 export async function postById(db: Db, projectId: string, id: string): Promise<StoredPost | undefined> {
-  const row = await postWithId.executeTakeFirst(db, { projectId, id });
+  const row = await postRowById(db, projectId, id);
   return row && toSourcePost(row);
+}
+
+/** The stored row of a post, for callers that need more of it than posts.get shows (fetch). */
+export function postRowById(db: Db, projectId: string, id: string): Promise<PostsTable | undefined> {
+  return postWithId.executeTakeFirst(db, { projectId, id });
 }
 
 const postWithPermalinkKey = prepareQuery({ projectId: 'string', key: 'string' }, (db, a) =>
@@ -78,12 +86,4 @@ export async function signalsOfPost(db: Db, projectId: string, postId: string) {
   const rows = await signalsWithPost.execute(db, { projectId, postId });
   // DESIGN §4: only pains belong to a theme as far as posts.get tells.
   return rows.map((r) => ({ kind: r.kind, quote: r.quote, author: r.author, sovId: r.kind === 'pain' ? r.theme_id : null }));
-}
-
-/** One comment of a stored thread by its id, wherever it sits in the tree. */
-export async function commentOfPost(db: Db, projectId: string, postId: string, commentId: string): Promise<ThreadComment | undefined> {
-  const row = await db.selectFrom('posts').select('comments').where('project_id', '=', projectId).where('id', '=', postId).executeTakeFirst();
-  if (!row || commentId === '') return undefined;
-  for (const c of eachComment(parseJson<ThreadComment[]>(row.comments))) if (c.id === commentId) return c;
-  return undefined;
 }

@@ -49,10 +49,11 @@ export const sourceOf = (kind: 'post' | 'signal' | 'theme' | 'brief', id: string
 // Rows → documents
 // ---------------------------------------------------------------------------------------------
 
-export function postDocs(row: PostsTable): SearchDocument[] {
+/** `comments`: the row's, when the caller has parsed them already. */
+export function postDocs(row: PostsTable, comments: ThreadComment[] = parseJson<ThreadComment[]>(row.comments)): SearchDocument[] {
   const source = sourceOf('post', row.id);
   const docs: SearchDocument[] = [{ doc_id: docId('post', row.id), kind: 'post', source, title: row.title, body: row.selftext, url: row.url, at: row.post_created_at }];
-  for (const c of eachComment(parseJson<ThreadComment[]>(row.comments))) {
+  for (const c of eachComment(comments)) {
     docs.push({ doc_id: docId('comment', row.id, c.id), kind: 'comment', source, title: `Comment by ${c.author} on "${row.title}"`, body: c.body, url: row.url, at: c.createdAt });
   }
   return docs;
@@ -111,7 +112,7 @@ export async function documents(db: Db, projectId: string, ids: readonly string[
   const bySource = groupBy(parsed, (p) => (p.kind === 'comment' ? 'post' : p.kind));
   const docs: SearchDocument[] = [];
   const unique = (kind: Exclude<SearchKind, 'comment'>) => [...new Set((bySource.get(kind) ?? []).map((p) => p.parts[0]!))];
-  if (bySource.has('post')) docs.push(...(await db.selectFrom('posts').selectAll().where('project_id', '=', projectId).where('id', 'in', unique('post')).execute()).flatMap(postDocs));
+  if (bySource.has('post')) docs.push(...(await db.selectFrom('posts').selectAll().where('project_id', '=', projectId).where('id', 'in', unique('post')).execute()).flatMap((row) => postDocs(row)));
   if (bySource.has('theme')) docs.push(...(await themeRows(db, projectId, unique('theme'))).map(themeDoc));
   if (bySource.has('signal')) docs.push(...(await signalRows(db, projectId, unique('signal'))).map(signalDoc));
   if (bySource.has('brief')) docs.push(...(await db.selectFrom('briefs').select(['id', 'project_id', 'sections', 'window_end']).where('project_id', '=', projectId).where('id', 'in', unique('brief')).execute()).flatMap(briefDocs));

@@ -65,7 +65,7 @@ const byProject = <T extends { project_id: string }>(rows: readonly T[]) => grou
 
 export async function indexPosts(db: AnyDb, rows: readonly PostsTable[]): Promise<void> {
   for (const [projectId, group] of byProject(rows)) {
-    await replace(db, projectId, group.map((r) => sourceOf('post', r.id)), group.flatMap(postDocs));
+    await replace(db, projectId, group.map((r) => sourceOf('post', r.id)), group.flatMap((row) => postDocs(row)));
   }
 }
 
