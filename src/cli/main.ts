@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { openAuth } from '../auth/better-auth.ts';
 import { createApiKey, listKeysForCli, revokeApiKey } from '../auth/api-keys.ts';
 import { createUser, findUserByEmail, setPassword } from '../auth/users.ts';
 import { ConfigError, loadConfig, parsePort } from '../config.ts';
@@ -14,19 +13,13 @@ import { newId } from '../domain/ids.ts';
 import { LIMITS } from '../domain/limits.ts';
 import { givenFields, newProjectMemory } from '../domain/resources.ts';
 import { ServiceError } from '../domain/errors.ts';
-import { runServer, StartError } from '../http/server.ts';
 import { BundleError, parseBundle } from '../ingest/bundle.ts';
-import { loadDemo } from '../ingest/demo.ts';
 import { exportBundle } from '../ingest/export.ts';
 import { importBundle } from '../ingest/import.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { migrate } from '../store/migrate.ts';
 import { authSecret } from '../store/settings.ts';
 import { createProject, ownersOfProjectsLike, selectProject } from '../store/projects.ts';
-import { digestRun } from './digest.ts';
-import { buildMemory } from '../ingest/memory/build.ts';
-import { summarizerFromEnv } from '../ingest/memory/summary.ts';
-import { LlmConfigError } from '../ingest/analyze/llm.ts';
 import { requestMemoryRefresh } from '../store/memory-builds.ts';
 import { UsageError, UserError } from './errors.ts';
 
@@ -104,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`signals: ${err.message}\n${USAGE}\n`);
       return 2;
     }
-    if (err instanceof UserError || err instanceof BundleError || err instanceof ServiceError || err instanceof ConfigError || err instanceof StartError) {
+    if (err instanceof UserError || err instanceof BundleError || err instanceof ServiceError || err instanceof ConfigError) {
       process.stderr.write(`signals: ${err.message}\n`);
       return 1;
     }
@@ -127,10 +120,21 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
   const wants = (name: string, args: number) => {
     if (positionals.length !== args) throw new UsageError(`"${name}" takes ${args - 1} argument(s)`);
   };
+  // The server, the analyzer (wink-nlp, compromise, word vectors) and better-auth are imported by
+  // the commands that use them: loaded up front they made every command, `key list` included,
+  // take seconds to start.
   switch (`${command} ${sub ?? ''}`.trim()) {
-    case 'serve':
+    case 'serve': {
       wants('serve', 1);
-      return runServer(loadConfig(process.env, values.port !== undefined ? { port: parsePort(String(values.port)) } : {}));
+      const config = loadConfig(process.env, values.port !== undefined ? { port: parsePort(String(values.port)) } : {});
+      const { runServer, StartError } = await import('../http/server.ts');
+      try {
+        return await runServer(config);
+      } catch (err) {
+        if (err instanceof StartError) throw new UserError(err.message);
+        throw err;
+      }
+    }
     case 'migrate':
       wants('migrate', 1);
       // No migration before the work here: it would leave nothing for the command to report.
@@ -173,6 +177,11 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
         const id = await projectOfAnyOwner(store, rest[0]!);
         const config = loadConfig();
         await requestMemoryRefresh(store.db, id, new Date().toISOString());
+        const [{ buildMemory }, { summarizerFromEnv }, { LlmConfigError }] = await Promise.all([
+          import('../ingest/memory/build.ts'),
+          import('../ingest/memory/summary.ts'),
+          import('../ingest/analyze/llm.ts'),
+        ]);
         let summarize;
         try {
           summarize = summarizerFromEnv(process.env);
@@ -254,6 +263,7 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
       wants('digest run', 2);
       if (typeof values.project !== 'string') throw new UsageError('"digest run" needs --project P (a project id or URL)');
       const project = values.project;
+      const { digestRun } = await import('./digest.ts');
       return withStore(async (store) => {
         const { summary, human } = await digestRun(store, {
           projectId: await projectOfAnyOwner(store, project),
@@ -278,6 +288,7 @@ async function createDemo(store: Store) {
   const auth = await authFor(store);
   if (!(await findUserByEmail(store, DEMO_EMAIL))) await createUser(auth, DEMO_EMAIL, 'demo-password');
   const user = (await findUserByEmail(store, DEMO_EMAIL))!;
+  const { loadDemo } = await import('../ingest/demo.ts');
   const { projects } = await loadDemo(store, user.id);
   const key = await createApiKey(store.db, { userId: user.id, projectId: null, name: 'demo' });
   return { email: DEMO_EMAIL, key: key.key, projects };
@@ -294,6 +305,7 @@ async function withStore(work: (store: Store) => Promise<void>, options: { migra
 }
 
 async function authFor(store: Store) {
+  const { openAuth } = await import('../auth/better-auth.ts');
   return openAuth(store, { secret: await authSecret(store), publicUrl: loadConfig().publicUrl });
 }
 
