@@ -120,9 +120,10 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
   const wants = (name: string, args: number) => {
     if (positionals.length !== args) throw new UsageError(`"${name}" takes ${args - 1} argument(s)`);
   };
-  // The server, the analyzer (wink-nlp, compromise, word vectors) and better-auth are imported by
-  // the commands that use them: loaded up front they made every command, `key list` included,
-  // take seconds to start.
+  // The server, the digest pipeline (its analyzer loads wink-nlp, compromise and the word
+  // vectors), the demo and the memory builder are imported by the commands that use them: loaded
+  // up front they made every command, `key list` included, take seconds longer to start.
+  // (better-auth is loaded by every command all the same: migrate() creates its tables.)
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'serve': {
       wants('serve', 1);

@@ -310,7 +310,8 @@ export class ThemeGrouper {
    * two themes both titled "LM Studio failures" read as one problem listed twice. A title stays
    * with the theme that took it until that theme's title changes; when every candidate is taken,
    * the best one is shared. A theme from an earlier run keeps its stored title while that title
-   * is still one of its candidates: the chunks' ranking shifts with every pain that joins (and
+   * is still one of its candidates, scoring at least KEEP_TITLE_SHARE of the best: the chunks'
+   * ranking shifts with every pain that joins (and
    * with the corpus each run sees), and a theme renamed on every run — "Trouble with Wikipedia",
    * then "Trouble with dust", then "Trouble with Gemini", one pain apart — reads as three
    * problems. Within the run that founds it, a theme's title follows its best chunk: a backfill
