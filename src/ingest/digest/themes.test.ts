@@ -63,6 +63,18 @@ describe('theme grouper', () => {
     assert.match(taken, /^LM Studio/);
   });
 
+  test('a theme with no chunk to title it keeps "Unclassified complaints" across runs', () => {
+    const vague = () => [pain('p1', 'It is so bad.'), pain('p2', 'This is so bad.')];
+    const first = grouper();
+    first.seed('sov_vague', vague());
+    const stored = first.title(first.get('sov_vague')!);
+    assert.equal(stored, 'Unclassified complaints');
+    // Seeded with that title, it has no chunk scores to compare: it keeps the title, and the run goes on.
+    const second = grouper();
+    second.seed('sov_vague', vague(), stored);
+    assert.equal(second.title(second.get('sov_vague')!), stored);
+  });
+
   test('a seeded theme ranks its quotes by closeness to the theme, as the run that grew it did', () => {
     const g = grouper();
     const odd = pain('p9', '"Sorry, we can\'t find the page you are looking for." says the docs site.');

@@ -311,10 +311,9 @@ export class ThemeGrouper {
    * with the theme that took it until that theme's title changes; when every candidate is taken,
    * the best one is shared. A theme from an earlier run keeps its stored title while that title
    * is still one of its candidates, scoring at least KEEP_TITLE_SHARE of the best: the chunks'
-   * ranking shifts with every pain that joins (and
-   * with the corpus each run sees), and a theme renamed on every run — "Trouble with Wikipedia",
-   * then "Trouble with dust", then "Trouble with Gemini", one pain apart — reads as three
-   * problems. Within the run that founds it, a theme's title follows its best chunk: a backfill
+   * ranking shifts with every pain that joins (and with the corpus each run sees), and a theme
+   * renamed on every run — "Trouble with Wikipedia", then "Trouble with dust", then "Trouble with
+   * Gemini", one pain apart — reads as three problems. Within the run that founds it, a theme's title follows its best chunk: a backfill
    * that kept its first batch's title named an 81-post GPT-OSS theme "Knowledge cutoff failures".
    */
   title(theme: ThemeState): string {
@@ -323,23 +322,22 @@ export class ThemeGrouper {
     const chunks = leading.map((c) => c.display);
     const candidates = chunks.map((chunk) => titleOf(chunk, problem));
     if (candidates.length === 0) candidates.push('Unclassified complaints');
-    const free = (t: string) => {
-      const owner = this.titleOwners.get(titleKey(t));
+    const keys = candidates.map(titleKey);
+    const free = (i: number) => {
+      const owner = this.titleOwners.get(keys[i]!);
       return owner === undefined || owner === theme.id;
     };
-    const kept =
-      theme.seeded && theme.title !== undefined
-        ? candidates.findIndex((t, i) => titleKey(t) === theme.title && free(t) && leading[i]!.score >= KEEP_TITLE_SHARE * leading[0]!.score)
-        : -1;
-    const freeAt = kept !== -1 ? kept : candidates.findIndex(free);
-    const chosen = freeAt === -1 ? undefined : candidates[freeAt];
-    const title = chosen ?? candidates[0]!;
+    // A theme without chunks has no scores: its one candidate ("Unclassified complaints") stays.
+    const strongEnough = (i: number) => (leading[i]?.score ?? 0) >= KEEP_TITLE_SHARE * (leading[0]?.score ?? 0);
+    const kept = theme.seeded && theme.title !== undefined ? keys.findIndex((k, i) => k === theme.title && free(i) && strongEnough(i)) : -1;
+    const freeAt = kept !== -1 ? kept : keys.findIndex((_, i) => free(i));
+    const title = candidates[Math.max(0, freeAt)]!;
     // The summary's example quote says the words the title says.
     theme.titleChunk = chunks[Math.max(0, freeAt)];
-    const key = titleKey(title);
+    const key = keys[Math.max(0, freeAt)]!;
     if (theme.title !== undefined && theme.title !== key && this.titleOwners.get(theme.title) === theme.id) this.titleOwners.delete(theme.title);
     theme.title = key;
-    if (chosen) this.titleOwners.set(key, theme.id);
+    if (freeAt !== -1) this.titleOwners.set(key, theme.id);
     return title;
   }
 
