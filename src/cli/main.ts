@@ -123,7 +123,7 @@ async function dispatch(positionals: string[], values: Options, out: Out): Promi
   // The server, the digest pipeline (its analyzer loads wink-nlp, compromise and the word
   // vectors), the demo and the memory builder are imported by the commands that use them: loaded
   // up front they made every command, `key list` included, take seconds longer to start.
-  // (better-auth is loaded by every command all the same: migrate() creates its tables.)
+  // (better-auth too is loaded only where needed: by migrate() on a database not yet migrated.)
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'serve': {
       wants('serve', 1);

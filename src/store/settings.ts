@@ -10,10 +10,24 @@ export async function ensureSetting(store: Store, key: string, make: () => strin
   return readSetting(store, key);
 }
 
-export async function readSetting(store: Store, key: string): Promise<string> {
+/** A setting's value, or undefined when it was never written. */
+export async function findSetting(store: Store, key: string): Promise<string | undefined> {
   const row = await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  if (!row) throw new Error(`setting "${key}" is missing: run \`signals migrate\``);
-  return row.value;
+  return row?.value;
+}
+
+export async function writeSetting(store: Store, key: string, value: string): Promise<void> {
+  await store.db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+export async function readSetting(store: Store, key: string): Promise<string> {
+  const value = await findSetting(store, key);
+  if (value === undefined) throw new Error(`setting "${key}" is missing: run \`signals migrate\``);
+  return value;
 }
 
 /** The better-auth secret: BETTER_AUTH_SECRET when set, else the one generated at first migration. */
