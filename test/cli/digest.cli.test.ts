@@ -22,9 +22,15 @@ import { authSecret } from '../../src/store/settings.ts';
 import { DIALECTS, freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { createDigestProject } from '../helpers/digest.ts';
 import { freePort, spawnSignals, waitForHealth } from '../helpers/process.ts';
-import { writeRedditExport, type RedditExport } from '../helpers/reddit-export.ts';
+import { fixtureThreads, writeRedditExport, type RedditExport } from '../helpers/reddit-export.ts';
 
 const PROJECT = 'prj_cli_digest';
+/**
+ * A quarter of the shipped threads: this suite is about the process (output, exit statuses,
+ * leases, signals), which a run of 60 threads exercises as a run of 240 does; it runs about six
+ * digests per database, each of the whole fixture took most of its three minutes.
+ */
+const THREADS = fixtureThreads().slice(0, 60);
 
 /**
  * A copy of the export whose comments arrive through a named pipe. The test holds the pipe's
@@ -87,7 +93,7 @@ for (const dialect of DIALECTS) {
       const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' });
       const owner = await createUser(auth, 'digest@example.com');
       await createDigestProject(store, owner.id, PROJECT);
-      data = writeRedditExport();
+      data = writeRedditExport({ threads: THREADS });
       window = ['--since', new Date(data.oldest.getTime() - 1000).toISOString(), '--until', data.newest.toISOString()];
     });
     after(async () => {
@@ -201,7 +207,7 @@ for (const dialect of DIALECTS) {
     test('two `signals serve` processes with the scheduler: one run for the slot', async () => {
       // Threads moved into the day before this hour's slot, so the scheduled window holds them.
       const slot = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
-      const recent = writeRedditExport({ shiftTo: new Date(slot.getTime() - 60_000) });
+      const recent = writeRedditExport({ threads: THREADS, shiftTo: new Date(slot.getTime() - 60_000) });
       const project = 'prj_cli_sched';
       const owner = await store.db.selectFrom('projects').select('owner_id').where('id', '=', PROJECT).executeTakeFirstOrThrow();
       // Created before the slot closed: the slot is the project's to run.
