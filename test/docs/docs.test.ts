@@ -22,11 +22,13 @@ import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { openAuth } from '../../src/auth/better-auth.ts';
-import { createUser } from '../../src/auth/users.ts';
+import { createUser, findUserByEmail } from '../../src/auth/users.ts';
 import { capabilities, findCapability } from '../../src/capabilities/registry.ts';
 import type { Capability } from '../../src/capabilities/types.ts';
 import { DEMO_EMAIL } from '../../src/cli/main.ts';
 import { loadDemo } from '../../src/ingest/demo.ts';
+import { openStore } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/migrate.ts';
 import { authSecret } from '../../src/store/settings.ts';
 import {
   API_DOCS_PATH,
@@ -36,7 +38,7 @@ import {
   factsProblems,
   renderApiDocs,
 } from '../../scripts/gen-api-docs.ts';
-import { DIALECTS } from '../helpers/database.ts';
+import { DIALECTS, freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -214,12 +216,39 @@ describe('docs/decisions', () => {
   });
 });
 
+/**
+ * What `signals demo` creates, built once per dialect (its digest runs are most of this suite's
+ * time) and copied for every service that needs it untouched: the examples edit the memory.
+ */
+const demoTemplates = new Map<string, Promise<TestDatabase>>();
+function demoTemplate(dialect: (typeof DIALECTS)[number]): Promise<TestDatabase> {
+  let template = demoTemplates.get(dialect);
+  if (!template) {
+    template = (async () => {
+      const database = await freshDatabase(dialect);
+      const store = openStore(database.url);
+      try {
+        await migrate(store);
+        const auth = await openAuth(store, { secret: await authSecret(store), publicUrl: 'http://localhost:8080' });
+        const user = await createUser(auth, DEMO_EMAIL, 'demo-password');
+        await loadDemo(store, user.id);
+      } finally {
+        await store.close();
+      }
+      return database;
+    })();
+    demoTemplates.set(dialect, template);
+  }
+  return template;
+}
+after(async () => {
+  for (const template of demoTemplates.values()) await (await template).drop();
+});
+
 /** A service holding exactly what `signals demo` creates, and the demo account's key. */
 async function demoService(dialect: (typeof DIALECTS)[number]): Promise<{ svc: TestService; key: string }> {
-  const svc = await startService(dialect, { bundle: false });
-  const auth = await openAuth(svc.store, { secret: await authSecret(svc.store), publicUrl: 'http://localhost:8080' });
-  const user = await createUser(auth, DEMO_EMAIL, 'demo-password');
-  await loadDemo(svc.store, user.id);
+  const svc = await startService(dialect, { bundle: false, template: await demoTemplate(dialect) });
+  const user = (await findUserByEmail(svc.store, DEMO_EMAIL))!;
   const { key } = await createApiKey(svc.store.db, { userId: user.id, projectId: null, name: 'demo' });
   return { svc, key };
 }

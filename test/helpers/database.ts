@@ -3,7 +3,7 @@
  * database on TEST_DATABASE_URL's server when that variable is set (dropped again afterwards).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -29,6 +29,25 @@ export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.toString(), dialect, drop: () => adminQuery(base, `drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * A new database holding what `template` holds (its store must be closed: PostgreSQL copies a
+ * database nobody is connected to, and a closed SQLite file has its log checkpointed into it).
+ * Building data once and copying it is how a suite gives several tests the same starting state
+ * when building it is slow (the demo's digest runs).
+ */
+export async function copyDatabase(template: TestDatabase): Promise<TestDatabase> {
+  const copy = await freshDatabase(template.dialect);
+  if (template.dialect === 'sqlite') {
+    copyFileSync(template.url.slice('sqlite:'.length), copy.url.slice('sqlite:'.length));
+    return copy;
+  }
+  await copy.drop();
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = new URL(copy.url).pathname.slice(1);
+  await adminQuery(base, `create database ${name} template ${new URL(template.url).pathname.slice(1)}`);
+  return copy;
 }
 
 async function adminQuery(base: string, text: string): Promise<void> {

@@ -5,7 +5,7 @@
 import { createApiKey, LastUsedRecorder } from '../../src/auth/api-keys.ts';
 import { openAuth, type Auth } from '../../src/auth/better-auth.ts';
 import type { MetadataFetch } from '../../src/auth/cimd.ts';
-import { createUser } from '../../src/auth/users.ts';
+import { createUser, findUserByEmail } from '../../src/auth/users.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { DigestLauncher } from '../../src/ingest/digest/launcher.ts';
 import { parseBundle } from '../../src/ingest/bundle.ts';
@@ -15,7 +15,7 @@ import { openStore, type Dialect, type Store } from '../../src/store/db.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { authSecret } from '../../src/store/settings.ts';
 import { ALICE, BOB, CAROL, smallBundle } from '../fixtures/small-bundle.ts';
-import { freshDatabase, type TestDatabase } from './database.ts';
+import { copyDatabase, freshDatabase, type TestDatabase } from './database.ts';
 import { serveApp, type Served } from './serve.ts';
 
 export interface Keys {
@@ -72,10 +72,12 @@ export interface ServiceOptions {
   digestHourUtc?: number;
   /** How Client ID Metadata Documents are fetched (the service's default: public https only). */
   metadataFetch?: MetadataFetch;
+  /** Start from a copy of this database (closed; see copyDatabase) instead of an empty one. */
+  template?: TestDatabase;
 }
 
 export async function startService(dialect: Dialect, options: ServiceOptions = {}): Promise<TestService> {
-  const database = await freshDatabase(dialect);
+  const database = options.template ? await copyDatabase(options.template) : await freshDatabase(dialect);
   const store = openStore(database.url);
   await migrate(store);
   const auth = await openAuth(store, {
@@ -84,11 +86,9 @@ export async function startService(dialect: Dialect, options: ServiceOptions = {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metadataFetch ? { metadataFetch: options.metadataFetch } : {}),
   });
-  const users = {
-    alice: (await createUser(auth, ALICE)).id,
-    bob: (await createUser(auth, BOB)).id,
-    carol: (await createUser(auth, CAROL)).id,
-  };
+  // A template may hold the accounts already.
+  const user = async (email: string) => (await findUserByEmail(store, email))?.id ?? (await createUser(auth, email)).id;
+  const users = { alice: await user(ALICE), bob: await user(BOB), carol: await user(CAROL) };
   if (options.bundle !== false) await importBundle(store, parseBundle(smallBundle()));
   const key = async (userId: string, projectId: string | null = null) => (await createApiKey(store.db, { userId, projectId, name: 'test' })).key;
   const keys: Keys = {
