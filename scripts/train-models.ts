@@ -21,6 +21,11 @@
  *   non-pains is not read).
  * - Product names: every candidate name (products.ts `names`) counted per post, and whether the
  *   post's label calls it a product (see knownNamesOf).
+ * - Comment gate (comment-pain-model.json): comment sentences the pain model accepts, each
+ *   labelled pain or not by the same GUIDE (fixtures/training/comment-pains.json; no comment of
+ *   the 240 evaluated threads). Same features; lambda and threshold by 5-fold cross-validation
+ *   over threads, maximising F0.5 over those sentences (a sentence is kept when the gate's
+ *   probability reaches the threshold).
  *
  * `--check` retrains with the shipped settings and fails if a shipped file differs (the test
  * suite runs it: the files stay in step with the code and the labels).
@@ -28,7 +33,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readPassage } from '../src/ingest/analyze/rules.ts';
 import { familyKey, KNOWN_NAMES_PATH, linkSites, NO_KNOWN_NAMES, productMatcher, trackedProducts, type KnownNames } from '../src/ingest/analyze/products.ts';
-import { isPain, painSpec } from '../src/ingest/analyze/pain-model.ts';
+import { commentPainSpec, isPain, painSpec } from '../src/ingest/analyze/pain-model.ts';
 import type { PainReading } from '../src/ingest/analyze/pain.ts';
 import { HASH_BUCKETS, linear, modelPath, sigmoid, type Features, type FeatureSpec, type LinearModelFile } from '../src/ingest/analyze/linear-model.ts';
 import { wordVectors } from '../src/ingest/analyze/vectors.ts';
@@ -306,7 +311,12 @@ function fit(spec: FeatureSpec, posts: LabelledPost[], examples: Example[]): Lin
 }
 
 function final(spec: FeatureSpec, posts: LabelledPost[], examples: Example[], lambda: number, threshold: number, crossValidation: unknown): LinearModelFile {
-  const w = train(examples, lambda);
+  const trained = { posts: posts.length, examples: examples.length, positives: examples.filter((e) => e.positive).length, lambda, crossValidation };
+  return modelFile(spec, train(examples, lambda), threshold, trained);
+}
+
+/** A model file of trained weights (rounded: the files stay small and diff-able). */
+function modelFile(spec: FeatureSpec, w: Weights, threshold: number, trained: Record<string, unknown>): LinearModelFile {
   return {
     featureSet: spec.featureSet,
     dense: [...spec.dense],
@@ -314,7 +324,7 @@ function final(spec: FeatureSpec, posts: LabelledPost[], examples: Example[], la
     hashedWeights: [...w.hashed].map((x) => round(x)),
     bias: round(w.bias),
     threshold,
-    trained: { posts: posts.length, examples: examples.length, positives: examples.filter((e) => e.positive).length, lambda, crossValidation },
+    trained,
   };
 }
 
@@ -326,10 +336,79 @@ function shipped(spec: FeatureSpec): LinearModelFile | undefined {
   }
 }
 
+/** A comment sentence the pain model accepted, labelled by the GUIDE (fixtures/training/README.md). */
+interface CommentLabel {
+  post: string;
+  thread: string;
+  comment: string;
+  sentence: string;
+  pain: boolean;
+}
+
+interface CommentExample {
+  post: string;
+  features: Features;
+  positive: boolean;
+}
+
+function commentExamples(): CommentExample[] {
+  const products = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
+  return readJson<CommentLabel[]>(new URL('../fixtures/training/comment-pains.json', import.meta.url)).map((label) => {
+    // The label's sentence is the signal's quote, cut at 300 characters for a long sentence.
+    const read = readPassage(label.comment, false, products).find((r) => r.sentence.startsWith(label.sentence.replace(/…$/, '')));
+    if (!read?.features) throw new Error(`comment label of post ${label.post}: "${label.sentence}" is not a sentence the analyzer weighs in its comment`);
+    return { post: label.post, features: read.features, positive: label.pain };
+  });
+}
+
+function threadFold(post: string): number {
+  let h = 0;
+  for (const c of post) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h % FOLDS;
+}
+
+function gateScores(examples: CommentExample[], probability: (e: CommentExample) => number): Score[] {
+  const relevant = examples.filter((e) => e.positive).length;
+  return THRESHOLDS.map((t) => {
+    const kept = examples.filter((e) => probability(e) >= t);
+    return scoreOf(t, kept.filter((e) => e.positive).length, kept.length, relevant);
+  });
+}
+
+function trainGate(examples: CommentExample[], lambda: number): Weights {
+  return train(examples.map((e) => ({ post: 0, features: e.features, positive: e.positive, reading: undefined })), lambda);
+}
+
+/** Cross-validation over threads picks the gate's lambda and threshold; the final weights see every example. */
+function fitGate(spec: FeatureSpec, examples: CommentExample[]): LinearModelFile {
+  console.error(`${spec.model}: ${examples.length} comment sentences (${examples.filter((e) => e.positive).length} pain)`);
+  let best: { lambda: number; score: Score } | undefined;
+  for (const lambda of LAMBDAS) {
+    const probability = new Map<CommentExample, number>();
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const w = trainGate(examples.filter((e) => threadFold(e.post) !== fold), lambda);
+      for (const e of examples.filter((x) => threadFold(x.post) === fold)) probability.set(e, sigmoid(linear(e.features, w.dense, w.hashed, w.bias)));
+    }
+    const top = gateScores(examples, (e) => probability.get(e)!).reduce((a, b) => (b.f05 > a.f05 ? b : a));
+    console.error(`  lambda ${lambda}: best F0.5 ${top.f05.toFixed(3)} at threshold ${top.threshold.toFixed(2)} (P ${top.precision.toFixed(3)} R ${top.recall.toFixed(3)})`);
+    if (!best || top.f05 > best.score.f05) best = { lambda, score: top };
+  }
+  const keepAll = gateScores(examples, () => 1)[0]!;
+  const crossValidation = { folds: FOLDS, precision: round(best!.score.precision, 3), recall: round(best!.score.recall, 3), f05: round(best!.score.f05, 3), withoutGate: { precision: round(keepAll.precision, 3), f05: round(keepAll.f05, 3) } };
+  return finalGate(spec, examples, best!.lambda, best!.score.threshold, crossValidation);
+}
+
+function finalGate(spec: FeatureSpec, examples: CommentExample[], lambda: number, threshold: number, crossValidation: unknown): LinearModelFile {
+  const trained = { sentences: examples.length, positives: examples.filter((e) => e.positive).length, lambda, crossValidation };
+  return modelFile(spec, trainGate(examples, lambda), threshold, trained);
+}
+
 const posts = labelledPosts();
 console.error(`${posts.length} labelled posts (${posts.filter((p) => p.label.pain).length} pain)`);
 const examples = examplesOf(posts);
 const spec = painSpec(wordVectors().dims);
+const gateSpec = commentPainSpec(wordVectors().dims);
+const comments = commentExamples();
 const names = knownNamesOf(examples.names, examples.sites, posts.length);
 const namesText = `${JSON.stringify(names, null, 1)}\n`;
 let stale = false;
@@ -343,6 +422,12 @@ if (process.argv.includes('--check')) {
     console.error(`${path} is not what the labels and the code train; run node --import tsx scripts/train-models.ts`);
     stale = true;
   } else console.error(`${path} is up to date`);
+  const gateFile = shipped(gateSpec);
+  const gateAgain = gateFile && gateFile.featureSet === gateSpec.featureSet ? finalGate(gateSpec, comments, gateFile.trained.lambda as number, gateFile.threshold, gateFile.trained.crossValidation) : undefined;
+  if (!gateFile || !gateAgain || JSON.stringify(gateAgain) !== JSON.stringify(gateFile)) {
+    console.error(`${modelPath(gateSpec.model)} is not what the labels and the code train; run node --import tsx scripts/train-models.ts`);
+    stale = true;
+  } else console.error(`${modelPath(gateSpec.model)} is up to date`);
   if (readFileSync(KNOWN_NAMES_PATH, 'utf8') !== namesText) {
     console.error(`${KNOWN_NAMES_PATH} is not what the labels give; run node --import tsx scripts/train-models.ts`);
     stale = true;
@@ -351,6 +436,9 @@ if (process.argv.includes('--check')) {
   const file = fit(spec, posts, examples.pain);
   writeFileSync(path, `${JSON.stringify(file)}\n`);
   console.error(`wrote ${path}: lambda ${file.trained.lambda}, threshold ${file.threshold}`);
+  const gate = fitGate(gateSpec, comments);
+  writeFileSync(modelPath(gateSpec.model), `${JSON.stringify(gate)}\n`);
+  console.error(`wrote ${modelPath(gateSpec.model)}: lambda ${gate.trained.lambda}, threshold ${gate.threshold}`);
   writeFileSync(KNOWN_NAMES_PATH, namesText);
   console.error(`wrote ${KNOWN_NAMES_PATH}: ${names.products.length} products, ${names.notProducts.length} never products, ${Object.keys(names.links).length} sites whose links name a product`);
 }

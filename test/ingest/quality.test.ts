@@ -20,9 +20,10 @@ const FLOOR = {
   productPrecision: 0.8,
   productRecall: 0.6,
   trackedRecall: 0.96,
-  groupingPrecision: 0.33,
-  // 1 of 7 held-out pairs (was 3 of 14): see docs/quality.md on how little these pairs say.
-  groupingRecall: 0.14,
+  groupingPrecision: 0.5,
+  // 1 of 8 held-out pairs: the same one pair as before the comment gate, of one more labelled
+  // pair (docs/quality.md, "Pains in comments", says why); see there too how little these pairs say.
+  groupingRecall: 0.12,
 };
 
 test('the rules analyzer scores at least what docs/quality.md reports on the held-out half', () => {

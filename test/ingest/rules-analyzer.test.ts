@@ -66,6 +66,17 @@ describe('rules analyzer', () => {
     assert.equal(crashMention?.complaint, true, 'a product named in a pain is a complaint about it');
   });
 
+  test('a comment sentence is a pain only when the comment gate agrees; the opening post is not gated', () => {
+    // Advice to the poster (labelled "not a pain" in the gate's training comments): the pain model
+    // reads "way too big" as a problem; the gate, trained on comments, does not.
+    const advice = 'Let me be the bearer of bad news and tell you that even with two 3090s, Kimi K2 is still way too big to be offloaded just on 48 GB.';
+    const painsOf = (t: SourceThread) => kinds(analyzeThread(t, MEMORY), 'pain').map((p) => p.quote);
+    assert.deepEqual(painsOf(thread('Weekend thread', advice)), [advice]);
+    assert.deepEqual(painsOf(thread('Weekend thread', '', [['bob', advice]])), []);
+    const crash = 'LM Studio crashes every time I load a 30B model and I have to restart my whole machine.';
+    assert.deepEqual(painsOf(thread('Weekend thread', '', [['bob', crash]])), [crash]);
+  });
+
   test('a thread keeps its strongest pains, not its first ones', () => {
     const mild = Array.from({ length: 5 }, (_, i) => ['u' + i, `The setup kept failing for me on day ${i + 1} of testing.`] as [string, string]);
     const t = thread('Setup', '', [...mild, ['zed', 'Ollama keeps crashing and I am unable to load any model at all.']]);

@@ -36,7 +36,7 @@ export interface LinearModelFile {
 
 /** What a model is trained on: its name, feature-set version and dense feature names. */
 export interface FeatureSpec {
-  model: 'pain';
+  model: 'pain' | 'comment-pain';
   featureSet: string;
   dense: readonly string[];
 }

@@ -137,3 +137,27 @@ export function painModel(dims: number): LinearModel {
   shared ??= loadLinearModel(painSpec(dims));
   return shared;
 }
+
+/**
+ * The comment gate's features are the pain model's: it weighs the same evidence, learned from
+ * other examples (see commentPainGate).
+ */
+export function commentPainSpec(dims: number): FeatureSpec {
+  return { ...painSpec(dims), model: 'comment-pain' };
+}
+
+let sharedGate: LinearModel | undefined;
+
+/**
+ * A second decision for sentences of comments. The pain model learned from opening posts, where
+ * a writer states their own problem; comments are replies, and half of the comment sentences it
+ * accepts are not pains to a reader (advice, jokes, opinions about a release, "can't help but
+ * notice"): 247 of 480 in a blind sample of a backfill. Among those it accepts, its probability
+ * no longer tells pains from the rest (AUC 0.52). The gate is trained on comment sentences the
+ * pain model accepted, each labelled by the GUIDE (fixtures/training/comment-pains.json), and a
+ * comment's sentence is a pain only when both say so (docs/quality.md, "Pains in comments").
+ */
+export function commentPainGate(dims: number): LinearModel {
+  sharedGate ??= loadLinearModel(commentPainSpec(dims));
+  return sharedGate;
+}

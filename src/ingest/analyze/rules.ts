@@ -19,7 +19,7 @@ import { movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { isHowTo, PAIN_HINT, readCues } from './pain.ts';
 import type { Features } from './linear-model.ts';
-import { isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
+import { commentPainGate, isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
 import { wordVectors } from './vectors.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
@@ -74,22 +74,29 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
   const excluded = excludedPhrases(memory.filterRules);
   const products = productMatcher(trackedProducts(memory.competitors.map((c) => c.name)), memory.name);
   const model = painModel(wordVectors().dims);
+  const gate = commentPainGate(wordVectors().dims);
   return (thread) => {
     if (mentionsAny(thread.title, excluded)) return [];
     const competitors: Candidate[] = [];
     const pains: Candidate[] = [];
     const questions: Candidate[] = [];
     let order = 0;
-    let inTitle = true;
+    // Passages come as the title, the post's text (if any), then the comments.
+    const opening = thread.selftext ? 2 : 1;
+    let index = 0;
     for (const { text, author, at } of passages(thread)) {
-      const title = inTitle;
-      inTitle = false;
+      const title = index === 0;
+      const comment = index >= opening;
+      index += 1;
       if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
       for (const read of readPassage(text, title, products, excluded)) {
         const quote = shorten(read.sentence, MAX_QUOTE);
         const base = { quote, author, at };
         const probability = read.features ? model.probability(read.features) : 0;
-        const pain = read.features !== undefined && isPain(probability, read.evidence.reading, model.threshold);
+        const pain =
+          read.features !== undefined &&
+          isPain(probability, read.evidence.reading, model.threshold) &&
+          (!comment || gate.probability(read.features) >= gate.threshold);
         for (const product of read.products) {
           competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint: pain } });
         }
