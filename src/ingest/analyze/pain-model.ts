@@ -152,7 +152,7 @@ let sharedGate: LinearModel | undefined;
  * A second decision for sentences of comments. The pain model learned from opening posts, where
  * a writer states their own problem; comments are replies, and half of the comment sentences it
  * accepts are not pains to a reader (advice, jokes, opinions about a release, "can't help but
- * notice"): 247 of 480 in a blind sample of a backfill. Among those it accepts, its probability
+ * notice"): 404 of 803 in a blind sample of a backfill. Among those it accepts, its probability
  * no longer tells pains from the rest (AUC 0.52). The gate is trained on comment sentences the
  * pain model accepted, each labelled by the GUIDE (fixtures/training/comment-pains.json), and a
  * comment's sentence is a pain only when both say so (docs/quality.md, "Pains in comments").

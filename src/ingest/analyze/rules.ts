@@ -81,22 +81,16 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
     const pains: Candidate[] = [];
     const questions: Candidate[] = [];
     let order = 0;
-    // Passages come as the title, the post's text (if any), then the comments.
-    const opening = thread.selftext ? 2 : 1;
-    let index = 0;
-    for (const { text, author, at } of passages(thread)) {
-      const title = index === 0;
-      const comment = index >= opening;
-      index += 1;
+    for (const { part, text, author, at } of passages(thread)) {
       if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
-      for (const read of readPassage(text, title, products, excluded)) {
+      for (const read of readPassage(text, part === 'title', products, excluded)) {
         const quote = shorten(read.sentence, MAX_QUOTE);
         const base = { quote, author, at };
         const probability = read.features ? model.probability(read.features) : 0;
         const pain =
           read.features !== undefined &&
           isPain(probability, read.evidence.reading, model.threshold) &&
-          (!comment || gate.probability(read.features) >= gate.threshold);
+          (part !== 'comment' || gate.probability(read.features) >= gate.threshold);
         for (const product of read.products) {
           competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint: pain } });
         }

@@ -79,6 +79,8 @@ export function productKey(name: string): string {
 
 /** A text of a thread: the title, the post text or one comment, with who wrote it and when. */
 export interface Passage {
+  /** Which part of the thread it is: the opening post is its title and its text. */
+  part: 'title' | 'text' | 'comment';
   text: string;
   author: string;
   at: string;
@@ -86,9 +88,9 @@ export interface Passage {
 
 /** The thread's texts in reading order: title, post text, then comments depth-first. */
 export function* passages(thread: SourceThread): Generator<Passage> {
-  yield { text: thread.title, author: thread.author, at: thread.postCreatedAt };
-  if (thread.selftext) yield { text: thread.selftext, author: thread.author, at: thread.postCreatedAt };
-  for (const c of eachComment(thread.comments)) yield { text: c.body, author: c.author, at: c.createdAt };
+  yield { part: 'title', text: thread.title, author: thread.author, at: thread.postCreatedAt };
+  if (thread.selftext) yield { part: 'text', text: thread.selftext, author: thread.author, at: thread.postCreatedAt };
+  for (const c of eachComment(thread.comments)) yield { part: 'comment', text: c.body, author: c.author, at: c.createdAt };
 }
 
 /** Characters of text in the threads (titles, posts, comments), counted up to `enough`. */
