@@ -17,18 +17,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'signals-test-'));
-    return { url: `sqlite:${join(dir, 'test.db')}`, dialect, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `signals_t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(base, `create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), dialect, drop: () => adminQuery(base, `drop database if exists ${name} with (force)`) };
+export function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
+  return newDatabase(dialect);
 }
 
 /**
@@ -37,17 +27,24 @@ export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
  * Building data once and copying it is how a suite gives several tests the same starting state
  * when building it is slow (the demo's digest runs).
  */
-export async function copyDatabase(template: TestDatabase): Promise<TestDatabase> {
-  const copy = await freshDatabase(template.dialect);
-  if (template.dialect === 'sqlite') {
-    copyFileSync(template.url.slice('sqlite:'.length), copy.url.slice('sqlite:'.length));
-    return copy;
+export function copyDatabase(template: TestDatabase): Promise<TestDatabase> {
+  return newDatabase(template.dialect, template);
+}
+
+async function newDatabase(dialect: Dialect, template?: TestDatabase): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'signals-test-'));
+    const file = join(dir, 'test.db');
+    if (template) copyFileSync(template.url.slice('sqlite:'.length), file);
+    return { url: `sqlite:${file}`, dialect, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  await copy.drop();
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = new URL(copy.url).pathname.slice(1);
-  await adminQuery(base, `create database ${name} template ${new URL(template.url).pathname.slice(1)}`);
-  return copy;
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `signals_t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(base, `create database ${name}${template ? ` template ${new URL(template.url).pathname.slice(1)}` : ''}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), dialect, drop: () => adminQuery(base, `drop database if exists ${name} with (force)`) };
 }
 
 async function adminQuery(base: string, text: string): Promise<void> {

@@ -73,8 +73,9 @@ interface Candidate {
 export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => FoundSignal[] {
   const excluded = excludedPhrases(memory.filterRules);
   const products = productMatcher(trackedProducts(memory.competitors.map((c) => c.name)), memory.name);
-  const model = painModel(wordVectors().dims);
-  const gate = commentPainGate(wordVectors().dims);
+  const dims = wordVectors().dims;
+  const model = painModel(dims);
+  const gate = commentPainGate(dims);
   return (thread) => {
     if (mentionsAny(thread.title, excluded)) return [];
     const competitors: Candidate[] = [];
