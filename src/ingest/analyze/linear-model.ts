@@ -84,16 +84,12 @@ export function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-/** The buckets of some keys (each bucket once, ascending). */
-export function hashed(keys: Iterable<string>): Uint32Array {
-  const buckets = new Set<number>();
-  for (const key of keys) buckets.add(fnv1a(key) % HASH_BUCKETS);
-  return Uint32Array.from([...buckets].sort((a, b) => a - b));
-}
-
-/** FNV-1a, 32 bits: a stable string hash (the same on every machine and Node version). */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
+/**
+ * FNV-1a, 32 bits: a stable string hash (the same on every machine and Node version). `seed`
+ * continues a hash: fnv1a(b, fnv1a(a)) is fnv1a(a + b).
+ */
+export function fnv1a(text: string, seed = 0x811c9dc5): number {
+  let h = seed;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
 import { readCues } from './pain.ts';
-import { HASH_BUCKETS, LinearModel, modelPath, type LinearModelFile } from './linear-model.ts';
+import { fnv1a, HASH_BUCKETS, LinearModel, modelPath, type LinearModelFile } from './linear-model.ts';
 import { FEATURE_SET, hashedWords, isPain, painFeatures, painModel, painSpec, sentenceWords, type SentencePlace } from './pain-model.ts';
 import { wordVectors } from './vectors.ts';
 
@@ -65,6 +65,9 @@ describe('pain model: features', () => {
     assert.ok([...buckets].every((b) => b >= 0 && b < HASH_BUCKETS));
     // FNV-1a of "load" (computed apart): a changed hash would silently misread every shipped weight.
     assert.deepEqual([...hashedWords(['load'])], [LOAD_BUCKET]);
+    // A pair is the hash of the two words joined by a space (computed without building the string).
+    const expected = [...new Set(['it', 'load', 'it load'].map((k) => fnv1a(k) % HASH_BUCKETS))].sort((a, b) => a - b);
+    assert.deepEqual([...hashedWords(['it', 'load'])], expected);
   });
 });
 

@@ -15,7 +15,7 @@
  * Features are computed here and only here, for training and for analysis alike: a model file
  * records the feature set it was trained on and is refused if the code computes another.
  */
-import { DenseWriter, hashed, loadLinearModel, type FeatureSpec, type Features, type LinearModel } from './linear-model.ts';
+import { DenseWriter, fnv1a, HASH_BUCKETS, loadLinearModel, type FeatureSpec, type Features, type LinearModel } from './linear-model.ts';
 import type { Token } from './nlp.ts';
 import { PAIN_KINDS, rulesSayPain, type PainReading } from './pain.ts';
 import type { WordVectors } from './vectors.ts';
@@ -107,14 +107,26 @@ export function painFeatures(evidence: SentenceEvidence, place: SentencePlace, v
   return { dense: out.values, hashed: hashedWords(words) };
 }
 
-/** The buckets of a sentence's words and adjacent word pairs. */
+/**
+ * The buckets of a sentence's words and adjacent word pairs, each bucket once, ascending: the
+ * hash of each word and of each "previous word" + " " + word. A pair's hash continues its first
+ * word's (FNV-1a reads a string left to right), so no pair string is built: every sentence the
+ * model weighs passes here.
+ */
 export function hashedWords(words: readonly string[]): Uint32Array {
-  const keys: string[] = [];
+  const buckets = new Uint32Array(Math.max(0, 2 * words.length - 1));
+  let k = 0;
+  let previous = 0;
   for (let i = 0; i < words.length; i++) {
-    keys.push(words[i]!);
-    if (i > 0) keys.push(`${words[i - 1]} ${words[i]}`);
+    const word = words[i]!;
+    if (i > 0) buckets[k++] = fnv1a(word, fnv1a(' ', previous)) % HASH_BUCKETS;
+    previous = fnv1a(word);
+    buckets[k++] = previous % HASH_BUCKETS;
   }
-  return hashed(keys);
+  buckets.sort();
+  let unique = 0;
+  for (let i = 0; i < buckets.length; i++) if (i === 0 || buckets[i] !== buckets[i - 1]) buckets[unique++] = buckets[i]!;
+  return buckets.slice(0, unique);
 }
 
 /** A cue reading this strong (pain.ts: a strong cue said by the writer) is clear on its own. */

@@ -36,8 +36,9 @@
  * product-names.json `links`, learned like the names), shown in the labels' spelling.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import nlpCompromise from 'compromise';
+import type nlpType from 'compromise';
 import { escapeRegExp, productKey } from './text.ts';
 import { wordVectors } from './vectors.ts';
 import type { Token } from './nlp.ts';
@@ -108,6 +109,17 @@ function speaksOrFeels(tokens: readonly Token[], to: number): boolean {
 }
 
 /** Names that look like products but never are (compromise knows places, people and dates). */
+/**
+ * compromise is loaded on the first verdict: it weighs about 40 MB in each thread that loads it,
+ * and a run's main thread imports this module (for its names and keys) while the analyzer's
+ * workers are the ones that judge candidates.
+ */
+let compromise: typeof nlpType | undefined;
+function nlpCompromise(text: string): ReturnType<typeof nlpType> {
+  compromise ??= createRequire(import.meta.url)('compromise') as typeof nlpType;
+  return compromise(text);
+}
+
 const NEVER = new Set(
   (
     'christmas thanksgiving easter halloween hanukkah ramadan diwali eid newyear springbreak winterbreak summerbreak fallbreak midterms finals ' +

@@ -55,6 +55,10 @@ test('a stopped pool refuses work with a clear reason', async () => {
 test('SIGNALS_ANALYZER_WORKERS sets the pool size; a bad value is refused', () => {
   assert.equal(workerCount({ SIGNALS_ANALYZER_WORKERS: '0' }), 0);
   assert.equal(workerCount({ SIGNALS_ANALYZER_WORKERS: '3' }), 3);
-  assert.ok(workerCount({}) >= 1);
+  // The main thread is one core's worth of work: one worker per other core, up to 4.
+  assert.equal(workerCount({}, 1), 0);
+  assert.equal(workerCount({}, 2), 1);
+  assert.equal(workerCount({}, 8), 4);
+  assert.equal(workerCount({ SIGNALS_ANALYZER_WORKERS: '1' }, 8), 1);
   assert.throws(() => workerCount({ SIGNALS_ANALYZER_WORKERS: 'many' }), /SIGNALS_ANALYZER_WORKERS "many"/);
 });

@@ -46,7 +46,7 @@ export const rulesAnalyzer: Analyzer = {
   start(memory) {
     const reader = threadReader(memory);
     const workers = workerCount();
-    const pool = workers > 1 ? new RulesWorkerPool(workers, memory) : undefined;
+    const pool = workers > 0 ? new RulesWorkerPool(workers, memory) : undefined;
     return {
       analyze: async (threads) => (pool && textLength(threads, WORKER_MIN_CHARS) >= WORKER_MIN_CHARS ? pool.analyze(threads) : threads.map((thread) => reader(thread))),
       expect: (itemsRead) => {

@@ -49,10 +49,17 @@ export function excludedPhrases(rules: readonly string[]): string[] {
   return [...new Set(phrases)];
 }
 
+/** Each phrase list's pattern, compiled once: the analyzer asks about every sentence it reads. */
+const phrasePatterns = new WeakMap<readonly string[], RegExp>();
+
 export function mentionsAny(text: string, phrases: readonly string[]): boolean {
   if (phrases.length === 0) return false;
-  const lower = text.toLowerCase();
-  return phrases.some((p) => new RegExp(`(?:^|[^a-z0-9])${escapeRegExp(p)}(?:$|[^a-z0-9])`).test(lower));
+  let pattern = phrasePatterns.get(phrases);
+  if (!pattern) {
+    pattern = new RegExp(`(?:^|[^a-z0-9])(?:${phrases.map(escapeRegExp).join('|')})(?:$|[^a-z0-9])`);
+    phrasePatterns.set(phrases, pattern);
+  }
+  return pattern.test(text.toLowerCase());
 }
 
 export function escapeRegExp(text: string): string {

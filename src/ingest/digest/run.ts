@@ -54,7 +54,12 @@ import { windowLabel, type Window } from './window.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
 const BATCH_THREADS = 500;
-const BATCH_COMMENTS = 10_000;
+/**
+ * Two batches are in memory at once (one analysed while the one before it is written): 10,000
+ * comments a batch peaked 30 MB higher than 5,000 on the 3,747-thread backfill, in the same time;
+ * 2,500 was slower and no smaller (docs/performance.md, "One worker per spare core").
+ */
+const BATCH_COMMENTS = 5_000;
 /** Threads analysed between two turns of the event loop (a few milliseconds of work). */
 const YIELD_EVERY_THREADS = 20;
 const RANKED_THEMES = 40;
