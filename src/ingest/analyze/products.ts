@@ -108,7 +108,6 @@ function speaksOrFeels(tokens: readonly Token[], to: number): boolean {
   return false;
 }
 
-/** Names that look like products but never are (compromise knows places, people and dates). */
 /**
  * compromise is loaded on the first verdict: it weighs about 40 MB in each thread that loads it,
  * and a run's main thread imports this module (for its names and keys) while the analyzer's
@@ -120,6 +119,7 @@ function nlpCompromise(text: string): ReturnType<typeof nlpType> {
   return compromise(text);
 }
 
+/** Names that look like products but never are (compromise knows places, people and dates). */
 const NEVER = new Set(
   (
     'christmas thanksgiving easter halloween hanukkah ramadan diwali eid newyear springbreak winterbreak summerbreak fallbreak midterms finals ' +

@@ -26,8 +26,9 @@ interface Pending {
  * How many workers a run uses: SIGNALS_ANALYZER_WORKERS, else one per core but one, up to 4 (0:
  * none, the main thread reads). The main thread is not idle while workers read: it collects,
  * groups and writes (about a third of a backfill's work), so it counts as one core's worth. On a
- * 2-core machine, a second worker made a 3,747-thread backfill 11% faster and its peak memory 90
- * MB larger (three busy threads for two cores: docs/performance.md, "One worker per spare core").
+ * 2-core machine, a second worker made a 3,747-thread backfill 11% faster and its peak memory
+ * about 100 MB larger (three busy threads for two cores: docs/performance.md, "One worker per
+ * spare core").
  */
 export function workerCount(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
   const configured = env.SIGNALS_ANALYZER_WORKERS?.trim();
