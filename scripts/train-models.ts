@@ -273,9 +273,7 @@ function painScore(painPosts: number, posts: Example[][], probability: Map<Examp
 }
 
 function foldOf(post: LabelledPost): number {
-  let h = 0;
-  for (const c of post.post.id) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return h % FOLDS;
+  return threadFold(post.post.id);
 }
 
 function crossValidate(posts: LabelledPost[], examples: Example[], lambda: number): Score[] {
@@ -361,6 +359,7 @@ function commentExamples(): CommentExample[] {
   });
 }
 
+/** The cross-validation fold of a thread, by its post id (the same for the pain model and the gate). */
 function threadFold(post: string): number {
   let h = 0;
   for (const c of post) h = (h * 31 + c.charCodeAt(0)) >>> 0;

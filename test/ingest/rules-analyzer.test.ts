@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { AnalyzerMemory, FoundSignal } from '../../src/ingest/analyze/analyzer.ts';
 import { analyzeThread, productKey } from '../../src/ingest/analyze/rules.ts';
-import { excludedPhrases, sentences } from '../../src/ingest/analyze/text.ts';
+import { excludedPhrases, mentionsAny, sentences } from '../../src/ingest/analyze/text.ts';
 import type { SourceThread } from '../../src/ingest/sources/source.ts';
 
 const MEMORY: AnalyzerMemory = {
@@ -119,6 +119,13 @@ describe('rules analyzer', () => {
     assert.deepEqual(analyzeThread(thread('Best memes of the week', 'Ollama keeps crashing all the time for me.'), MEMORY), []);
     const signals = analyzeThread(thread('Setup help', 'The crypto miner keeps crashing my box every night. Ollama keeps crashing on big prompts and it drives me nuts.'), MEMORY);
     assert.deepEqual(kinds(signals, 'pain').map((s) => s.quote), ['Ollama keeps crashing on big prompts and it drives me nuts.']);
+    // Any phrase of the list, as a whole word or words, in any case; its characters are literal.
+    const phrases = ['crypto', 'giveaways', 'c++ jobs'];
+    assert.equal(mentionsAny('Weekly GIVEAWAYS thread', phrases), true);
+    assert.equal(mentionsAny('Cryptocurrency talk', phrases), false);
+    assert.equal(mentionsAny('No more c++ jobs, please', phrases), true);
+    assert.equal(mentionsAny('c jobs everywhere', phrases), false);
+    assert.equal(mentionsAny('anything', []), false);
   });
 
   test('sentences are verbatim slices; quotes, code and list markers are left out', () => {
