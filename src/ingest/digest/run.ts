@@ -478,6 +478,11 @@ class RunWork {
       themes: [...this.changedPainThemes(at), ...new Map(competitorThemes.map((t) => [t.id, t])).values()],
       assigned,
     });
+    // Statistics recorded while the tables were nearly empty would plan every later statement
+    // from that shape: FTS5's own range reads of its data table became scans, one per segment
+    // merge, and a 37,000-thread backfill ran 60% slower. Refreshed after each batch, they follow
+    // the tables as they grow (docs/performance.md, "Statistics that follow a backfill").
+    await this.store.refreshStatistics();
     for (const t of competitorThemes) this.themesTouched.add(t.id);
     this.signalsAdded += fresh.length;
   }
