@@ -31,6 +31,12 @@ test('a price complaint gets a pricing move; a missing capability a roadmap move
   assert.match(missing.roadmap!.body, /Quantforge/);
 });
 
+test('a failure whose subject already names it is not said twice ("the fix for request failures", not "…failures failing")', () => {
+  const m = moves('Censorship drives up request failures across the board.');
+  assert.equal(m.content.title, 'Write the fix for request failures');
+  assert.equal(moves('My server failed twice last night.').content.title.endsWith(' failing'), true);
+});
+
 test("a named product's failure gets a positioning move against it", () => {
   const m = moves('LM Studio keeps crashing every time I load an embedding model.', ['LM Studio']);
   assert.match(m.content.title, /LM Studio/);

@@ -25,6 +25,9 @@ export interface MoveContext {
   project: string;
 }
 
+/** A subject whose last word is the failure itself ("request failures", "OOM errors"). */
+const NAMES_A_FAILURE = /\b(?:failures?|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|leaks?|timeouts?)$/i;
+
 /** Words too vague to be what a pain is about. */
 const VAGUE = new Set(
   'thing things stuff way time times lot bit one ones something anything everything nothing people guy guys someone anyone problem problems issue issues question help idea point reason kind sort money text trouble pain hell mess crap shit'.split(' '),
@@ -72,7 +75,8 @@ function contentMove(kind: PainKind, subject: string, said: string, where: strin
   switch (kind) {
     case 'failure':
       return {
-        title: `Write the fix for ${subject} failing`,
+        // "tool call failures failing" says it twice: a subject that names the failure is the title.
+        title: NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} failing`,
         body: `Seen in ${where}: ${said} Reply with the likely causes and the fix, then publish a troubleshooting note that quotes the exact symptom, so people searching for it find the answer (and ${us}).`,
       };
     case 'speed':

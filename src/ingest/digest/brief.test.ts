@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
-import { buildBrief, type RankedTheme } from './brief.ts';
+import { buildBrief, coherence, COHERENT_FIT, type RankedTheme } from './brief.ts';
 import { exampleClause } from './themes.ts';
 
 const moves = JSON.stringify({ content: { title: 'Write the fix', body: 'Reply with the fix.' } });
@@ -17,7 +17,9 @@ function theme(title: string, signals: WindowSignal[], type = 'pain'): RankedThe
   const row: WindowTheme = { themeId: `sov_${title.replace(/\W+/g, '_')}`, type, title, summary: `${signals.length} posts in r/LocalLLaMA since 2025-08-01 describe this${exampleClause(signals[0]!.quote)}`, posts: signals.length, topScore: signals[0]!.score };
   return { theme: row, signals };
 }
-const brief = (pains: RankedTheme[]) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains, rivals: [], fit: () => 0 });
+/** Every quote as close to its theme as a coherent theme's (COHERENT_FIT): the lead tests are about the lead. */
+const CLOSE = 0.3;
+const brief = (pains: RankedTheme[]) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains, rivals: [], fit: () => CLOSE });
 
 test('a pain item names its theme before saying how often and where; its example quote is not the one it leads with', () => {
   const slow = signal('Prompt processing is painfully slow on my Mac.', 10);
@@ -53,11 +55,26 @@ test('among quotes saying as much of the title, the one closest to the theme lea
   const item = built((text) => closeness.get(text) ?? 0);
   assert.equal(item.surfaced.quote?.text, second.quote);
   assert.equal(item.move.title, 'Write the fix', 'the move is the lead\'s own');
-  assert.equal(built(() => 0).surfaced.quote?.text, first.quote);
+  assert.equal(built(() => CLOSE).surfaced.quote?.text, first.quote);
   // Saying the title's words still comes first.
   const named = signal('Nightly outages again, third time this week.', 1);
   const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, named])], rivals: [], fit: (text) => closeness.get(text) ?? 0 });
   assert.equal(content!.items[0]!.surfaced.quote?.text, named.quote);
+});
+
+test('a theme whose quotes sit far from it on average is not shown: the next one that holds one problem is, then single reports', () => {
+  const mixed = theme('Game failures', [signal('Qwen3 keeps looping on long prompts.', 90), signal('Kimi K2 is too expensive to host.', 80), signal('DeepSeek refuses half my questions.', 70)]);
+  const focused = theme('Slow prompt processing', [signal('Prompt processing is painfully slow on my Mac.', 10), signal('Prompt processing takes minutes at 20k context.', 5)]);
+  const loose = { ...signal('The installer fails on Windows 11.', 3), moves };
+  const closeness = new Map([...mixed.signals.map((s) => [s.quote, COHERENT_FIT - 0.05] as const), ...focused.signals.map((s) => [s.quote, COHERENT_FIT + 0.05] as const)]);
+  const offerings = [{ name: 'Game checker', description: 'Checks Qwen3, Kimi K2 and DeepSeek answers.' }];
+  const fit = (text: string, ranked: RankedTheme) => closeness.get(text) ?? (ranked === mixed ? 0.9 : 0);
+  const [content, offers] = buildBrief({ project: { name: 'EvalKit', offerings }, pains: [mixed, focused], rivals: [], loose: [loose], fit });
+  assert.deepEqual(content!.items.map((i) => i.surfaced.quote?.text), [focused.signals[0]!.quote, loose.quote]);
+  assert.match(content!.items[0]!.surfaced.summary, /^Slow prompt processing:/);
+  // Nor is an offering proposed for it, however well the offering's words match.
+  assert.deepEqual(offers!.items, []);
+  assert.ok(coherence(mixed, fit) < COHERENT_FIT && coherence(focused, fit) >= COHERENT_FIT);
 });
 
 test('a competitor item says how many posts of the window complain about the product, and where', () => {

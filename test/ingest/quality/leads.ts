@@ -10,7 +10,7 @@
  *   node --import tsx test/ingest/quality/leads.ts
  */
 import { readFileSync } from 'node:fs';
-import { leadOf, type RankedTheme } from '../../../src/ingest/digest/brief.ts';
+import { buildBrief, COHERENT_FIT, leadOf, type RankedTheme } from '../../../src/ingest/digest/brief.ts';
 
 interface LabelledSignal {
   id: string;
@@ -45,15 +45,51 @@ export function scoreLeads(themes: LabelledTheme[], pick: (theme: LabelledTheme)
   return { themes: themes.length, good: themes.filter((t) => good(pick(t))).length, possible: themes.filter((t) => t.signals.some(good)).length };
 }
 
-/** The shipped rule on a labelled theme. */
-export function shippedLead(theme: LabelledTheme): LabelledSignal {
+/** A labelled theme as the brief reads it, with the grouper's closeness as stored in the fixture. */
+function asRanked(theme: LabelledTheme): { ranked: RankedTheme; fit: (text: string) => number } {
   const fits = new Map(theme.signals.map((s) => [s.quote, s.fit]));
   const ranked: RankedTheme = {
     theme: { themeId: `theme_${theme.theme}`, type: 'pain', title: theme.title, summary: '', posts: theme.signals.length, topScore: 0 },
     signals: theme.signals.map((s, i) => ({ id: s.id, kind: 'pain', quote: s.quote, author: '', competitor: null, moves: 'null', postTitle: s.thread, postUrl: '', community: '', score: -i })),
   };
-  const lead = leadOf(ranked, (text) => fits.get(text) ?? 0);
+  return { ranked, fit: (text) => fits.get(text) ?? 0 };
+}
+
+/** The shipped rule on a labelled theme. */
+export function shippedLead(theme: LabelledTheme): LabelledSignal {
+  const { ranked, fit } = asRanked(theme);
+  const lead = leadOf(ranked, fit);
   return theme.signals.find((s) => s.id === lead.id)!;
+}
+
+export interface BriefScore {
+  /** Content items the brief shows (at most five). */
+  items: number;
+  /** Of those, items whose lead is a pain about the title. */
+  good: number;
+  /** Themes the brief could show (those that pass its coherence gate). */
+  shown: number;
+  /** Of those, themes whose lead would be a pain about the title. */
+  shownGood: number;
+}
+
+/**
+ * The brief the shipped rules build from `themes` (biggest first, as ranked for a window): its
+ * content items and how many lead with a pain about their title. `gate` false shows every theme,
+ * as the brief did before COHERENT_FIT.
+ */
+export function scoreBrief(themes: LabelledTheme[], gate = true): BriefScore {
+  const byId = new Map(themes.map((t) => [`theme_${t.theme}`, { labelled: t, ...asRanked(t) }]));
+  // Without the gate: every closeness raised by one, which passes every theme and keeps their order (the lead rule compares them).
+  const fit = (text: string, ranked: RankedTheme) => byId.get(ranked.theme.themeId)!.fit(text) + (gate ? 0 : 1);
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [...byId.values()].map((t) => t.ranked), rivals: [], fit });
+  const good = (s: LabelledSignal) => s.pain && s.onTopic;
+  const leads = content!.items.map((item) => [...byId.values()].flatMap((t) => t.labelled.signals).find((s) => s.quote === item.surfaced.quote?.text)!);
+  const shown = themes.filter((t) => {
+    const { ranked, fit: closeness } = asRanked(t);
+    return !gate || ranked.signals.reduce((sum, s) => sum + closeness(s.quote), 0) / ranked.signals.length >= COHERENT_FIT;
+  });
+  return { items: leads.length, good: leads.filter(good).length, shown: shown.length, shownGood: shown.filter((t) => good(shippedLead(t))).length };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -67,5 +103,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const shipped = scoreLeads(themes, shippedLead);
     const first = scoreLeads(themes, (t) => t.signals[0]!);
     console.log(`| ${name} | ${shipped.good}/${shipped.themes} | ${first.good}/${first.themes} | ${shipped.possible}/${shipped.themes} |`);
+  }
+  console.log('\nWhich themes a brief shows: its five content items, built by buildBrief from each half (biggest first).\n');
+  console.log('| themes | items leading with a pain about their title, every theme shown | the same, coherent themes only (shipped) | themes shown / with a good lead |\n|---|---|---|---|');
+  for (const [name, themes] of halves) {
+    const before = scoreBrief(themes, false);
+    const after = scoreBrief(themes);
+    console.log(`| ${name} | ${before.good}/${before.items} | ${after.good}/${after.items} | ${before.shown} → ${after.shown} / ${before.shownGood} → ${after.shownGood} |`);
   }
 }
