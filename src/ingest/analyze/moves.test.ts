@@ -37,6 +37,10 @@ test('a failure whose subject already names it is not said twice ("the fix for r
   assert.equal(moves('My server failed twice last night.').content.title.endsWith(' failing'), true);
 });
 
+test('an intensifier the tagger reads as a noun ("super slow") is not the subject; the thing that is slow is', () => {
+  assert.equal(moves('The problem with really large models is that inference speed is super slow.').content.title, 'Show how to make inference speed faster');
+});
+
 test("a named product's failure gets a positioning move against it", () => {
   const m = moves('LM Studio keeps crashing every time I load an embedding model.', ['LM Studio']);
   assert.match(m.content.title, /LM Studio/);

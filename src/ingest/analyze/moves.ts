@@ -120,6 +120,9 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
     const words = ctx.tokens.slice(from, to);
     // A letter left alone inside ("235 B" of "Q6 235B") is a size split by the tagger: no subject.
     if (words.some((t) => t.type === 'word' && t.text.length === 1)) return false;
+    // One word right before an adjective cue is its intensifier, whatever the tagger says ("super
+    // slow", "dead slow"): a noun does not stand between "is" and "slow".
+    if (to - from === 1 && to === ctx.reading.cue && ctx.tokens[ctx.reading.cue]?.pos === 'ADJ') return false;
     // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with.
     return !words.every((t) => VAGUE.has(t.lower) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
   });

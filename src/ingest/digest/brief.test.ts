@@ -14,7 +14,7 @@ function signal(quote: string, score: number): WindowSignal {
   return { id: `sig_${n}`, kind: 'pain', quote, author: `user${n}`, competitor: null, moves, postTitle: `Thread ${n}`, postUrl: `https://example.com/t/${n}`, community: 'LocalLLaMA', score };
 }
 function theme(title: string, signals: WindowSignal[], type = 'pain'): RankedTheme {
-  const row: WindowTheme = { themeId: `sov_${title.replace(/\W+/g, '_')}`, type, title, summary: `${signals.length} posts in r/LocalLLaMA since 2025-08-01 describe this${exampleClause(signals[0]!.quote)}`, posts: signals.length, topScore: signals[0]!.score };
+  const row: WindowTheme = { themeId: `sov_${title.replace(/\W+/g, '_')}`, type, title, summary: `${signals.length === 1 ? '1 post' : `${signals.length} posts`} in r/LocalLLaMA since 2025-08-01 ${signals.length === 1 ? 'describes' : 'describe'} this${exampleClause(signals[0]!.quote)}`, posts: signals.length, topScore: signals[0]!.score };
   return { theme: row, signals };
 }
 /** Every quote as close to its theme as a coherent theme's (COHERENT_FIT): the lead tests are about the lead. */
@@ -30,7 +30,7 @@ test('a pain item names its theme before saying how often and where; its example
   assert.equal(item.surfaced.quote?.text, slow.quote);
   // The same quote as example and lead: said once.
   const [single] = brief([theme('Slow prompt processing', [slow])]);
-  assert.equal(single!.items[0]!.surfaced.summary, 'Slow prompt processing: 1 posts in r/LocalLLaMA since 2025-08-01 describe this.');
+  assert.equal(single!.items[0]!.surfaced.summary, 'Slow prompt processing: 1 post in r/LocalLLaMA since 2025-08-01 describes this.');
   assert.equal(single!.items[0]!.surfaced.quote?.text, slow.quote);
 });
 
@@ -84,4 +84,7 @@ test('a competitor item says how many posts of the window complain about the pro
   const item = offers!.items[0]!;
   assert.equal(item.origin, 'competitor');
   assert.equal(item.surfaced.summary, 'LM Studio shortcomings: 2 posts in r/LocalLLaMA this window say where LM Studio falls short.');
+  const one = theme('Owui shortcomings', [{ ...signal('Owui loses my chats after an update.', 5), kind: 'competitor', competitor: 'Owui' }], 'competitor');
+  const [, single] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [one], fit: () => 0 });
+  assert.equal(single!.items[0]!.surfaced.summary, 'Owui shortcomings: 1 post in r/LocalLLaMA this window says where Owui falls short.');
 });

@@ -175,7 +175,7 @@ function rivalSummary(ranked: RankedTheme): string {
   const product = ranked.signals[0]?.competitor ?? ranked.theme.title;
   const places = [...new Set(ranked.signals.map((s) => placeOf(s.community)))].slice(0, 2).join(' and ');
   const posts = ranked.theme.posts;
-  return `${ranked.theme.title}: ${posts} post${posts === 1 ? '' : 's'} in ${places} this window say where ${product} falls short.`;
+  return `${ranked.theme.title}: ${posts} post${posts === 1 ? '' : 's'} in ${places} this window ${posts === 1 ? 'says' : 'say'} where ${product} falls short.`;
 }
 
 /** A pain theme's summary without its example quote when that is the quote the item leads with (said once, not twice). */

@@ -175,6 +175,10 @@ describe('theme grouper', () => {
     assert.match(summary, /^2 posts in r\/LocalLLaMA since 2025-08-0\d describe this, for example “/);
     // The quote ends its sentence (VRAM_A/VRAM_B end with a full stop): no “….”.
     assert.match(summary, /\.”$/);
+    // A theme seeded with one post's pains is said in the singular.
+    const single = grouper();
+    single.seed('sov_one', [pain('p1', VRAM_A)]);
+    assert.match(single.summary(single.get('sov_one')!), /^1 post in r\/LocalLLaMA since 2025-08-0\d describes this/);
   });
 
   test('a title names the thing that fails, not the kind of failure ("Problems with error" said nothing)', () => {

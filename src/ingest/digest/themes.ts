@@ -349,7 +349,7 @@ export class ThemeGrouper {
     const chunk = (theme.titleChunk ?? this.leadingChunk(theme))?.toLowerCase();
     const quote = (chunk ? theme.quotes.find((q) => q.quote.toLowerCase().includes(chunk)) : undefined)?.quote ?? theme.quotes[0]?.quote ?? '';
     const since = theme.firstAt.slice(0, 10);
-    return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} describe this${exampleClause(quote)}`;
+    return `${posts} post${posts === 1 ? '' : 's'} in ${where || 'the watched communities'} since ${since} ${posts === 1 ? 'describes' : 'describe'} this${exampleClause(quote)}`;
   }
 
   private place(m: Member): Placement {
