@@ -510,6 +510,7 @@ class RunWork {
     signal.throwIfAborted();
     await renameThemes(this.store.db, this.projectId, naming.names);
     await mergeThemes(this.store.db, this.projectId, naming.merges);
+    for (const { from, into } of naming.merges) this.grouper.mergeInto(from, into);
   }
 
   themeCounts() {

@@ -161,6 +161,21 @@ describe('theme grouper', () => {
     assert.deepEqual(run(), run());
   });
 
+  test('a theme merged into another (the llm analyzer) is measured as one: its pains fit the merged theme', () => {
+    const g = grouper();
+    g.seed('sov_crash', [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')]);
+    g.seed('sov_template', [pain('p3', 'The Jinja template fails to render the system prompt.'), pain('p4', 'Jinja template rendering breaks the system prompt again.')]);
+    const quote = 'The Jinja template fails to render the system prompt.';
+    const before = g.fit(quote, 'sov_crash');
+    g.mergeInto('sov_template', 'sov_crash');
+    assert.ok(g.fit(quote, 'sov_crash') > before + 0.1, `${before} → ${g.fit(quote, 'sov_crash')}`);
+    assert.equal(g.get('sov_crash')!.posts.size, 4);
+    // Unknown or identical ids change nothing.
+    g.mergeInto('sov_missing', 'sov_crash');
+    g.mergeInto('sov_crash', 'sov_crash');
+    assert.equal(g.get('sov_crash')!.docs, 4);
+  });
+
   test('a title is a 2–7 word problem phrase, never a sentiment word; a summary says how often and where', () => {
     const g = grouper();
     g.add(pain('p1', VRAM_A));

@@ -293,6 +293,29 @@ export class ThemeGrouper {
     return this.byId.get(id);
   }
 
+  /**
+   * After the store merged theme `from` into `into` (the `llm` analyzer judged them one problem):
+   * `into` holds both themes' words and vectors, so how well its pains fit it (the brief's lead
+   * and coherence) is measured against the merged theme, not against half of it.
+   */
+  mergeInto(fromId: string, intoId: string): void {
+    const from = this.byId.get(fromId);
+    const into = this.byId.get(intoId);
+    if (!from || !into || from === into) return;
+    addInto(into.vectorSum, from.vectorSum);
+    into.centroid = normalize(Float32Array.from(into.vectorSum));
+    for (const [t, n] of from.terms) {
+      into.terms.set(t, (into.terms.get(t) ?? 0) + n);
+      let posting = this.themePostings.get(t);
+      if (!posting) this.themePostings.set(t, (posting = new Set()));
+      posting.add(into);
+    }
+    if (into.terms.size > MAX_TERMS) pruneTerms(into, this.themePostings);
+    into.normEpoch = -1;
+    into.docs += from.docs;
+    for (const post of from.posts) if (into.posts.size < MAX_POSTS_TRACKED) into.posts.add(post);
+  }
+
   changedThemes(): ThemeState[] {
     return this.themes.filter((t) => t.changed);
   }
