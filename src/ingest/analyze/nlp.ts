@@ -13,10 +13,12 @@
  * punctuation attached ("8GB,", "(M4"), decides where to split by looking that lexicon up — so
  * the same sentence could tokenise differently after other text was read ("8GB" once "8 GB",
  * later "8GB"). Leading and trailing punctuation, possessives ("Qwen’s") and a number opening a
- * word ("7B") are
- * therefore detached with a space before wink reads a sentence; the splits it then makes depend
- * on the sentence alone. A test runs the whole
- * fixture twice and compares.
+ * word ("7B") are therefore detached with a space before wink reads a sentence; the splits it
+ * then makes depend on the sentence alone, almost always (a test runs the whole fixture twice and
+ * compares): a fresh instance (see `lifetime`) tags 76 of the r/LocalLLaMA export's 253,434
+ * sentences differently from one that has read the export up to them (a number such as "58" or
+ * "125" read as a word, "\_" as a name). The same input read in the same order always gives the
+ * same tags.
  */
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
@@ -35,13 +37,45 @@ export interface Token {
 }
 
 let instance: ReturnType<typeof winkNLP> | undefined;
+let reads = 0;
+
+/**
+ * The model every instance is built from. wink-eng-lite-web-model 1.8.1's `metaCER` loader
+ * stringifies its own module-level result again on every call (`machines = JSON.stringify(machines)`):
+ * the second instance got a doubly escaped string, and after a dozen the string outgrew V8's limit
+ * ("Invalid string length"). Its first answer serves every instance; the other loaders copy their
+ * data per call.
+ */
+let cerMeta: unknown;
+const reusableModel = { ...model, metaCER: () => (cerMeta ??= (model.metaCER as () => unknown)()) } as typeof model;
+
+/**
+ * Sentences one wink instance reads before a fresh one takes over. wink keeps every word it has
+ * not met before in its lexicon for the instance's life (about 140 bytes a word: 600,000 new words
+ * held 70 MB), and `signals serve` tags new threads every day in one process, so one instance
+ * would grow without end. A fresh one starts from the model's own lexicon (10 MB) and costs about
+ * 60 ms; tags do not depend on what an instance read before (see Determinism above), so the
+ * renewal changes no tag. At 100,000 sentences an instance grows by about 8 MB before it goes.
+ */
+let lifetime = 100_000;
 
 function nlp(): ReturnType<typeof winkNLP> {
   // Loading the model takes ~150 ms: only analyzer runs pay it, not every command.
   // No sentence-boundary pipe: the analyzer hands wink one sentence at a time (text.ts splits them),
   // and the tags are the same without it (checked on every sentence of the r/LocalLLaMA export).
-  instance ??= winkNLP(model, ['pos']);
+  if (instance === undefined || reads >= lifetime) {
+    instance = winkNLP(reusableModel, ['pos']);
+    reads = 0;
+  }
+  reads += 1;
   return instance;
+}
+
+/** Sets how many sentences one wink instance reads (tests); returns the previous setting. */
+export function setTaggerLifetime(sentences: number): number {
+  const previous = lifetime;
+  lifetime = Math.max(1, sentences);
+  return previous;
 }
 
 /** Tokens of one sentence with their tags. */
