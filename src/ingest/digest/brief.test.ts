@@ -88,3 +88,16 @@ test('a competitor item says how many posts of the window complain about the pro
   const [, single] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [one], fit: () => 0 });
   assert.equal(single!.items[0]!.surfaced.summary, 'Owui shortcomings: 1 post in r/LocalLLaMA this window says where Owui falls short.');
 });
+
+test('a memory that lists competitors gets positioning items against them only; one that lists none, against any product', () => {
+  const complaint = (product: string, quote: string): WindowSignal => ({ ...signal(quote, 10), kind: 'competitor', competitor: product });
+  const cuda = theme('CUDA shortcomings', [complaint('CUDA', 'CUDA 12 is still incompatible with my driver.'), complaint('CUDA', 'CUDA broke again after the update.')], 'competitor');
+  const lmStudio = theme('LM Studio shortcomings', [complaint('LM Studio', 'LM Studio crashes when I load a second model.')], 'competitor');
+  const rivalsOf = (competitors?: string[]) =>
+    buildBrief({ project: { name: 'EvalKit', offerings: [], ...(competitors ? { competitors } : {}) }, pains: [], rivals: [cuda, lmStudio], fit: () => 0 })[1]!.items.map((i) => i.move.title);
+  // Matched however the memory spells it.
+  assert.deepEqual(rivalsOf(['lmstudio', 'Ollama']), ['Position EvalKit against LM Studio']);
+  assert.deepEqual(rivalsOf(['Ollama']), []);
+  assert.deepEqual(rivalsOf([]), ['Position EvalKit against CUDA', 'Position EvalKit against LM Studio']);
+  assert.deepEqual(rivalsOf(), ['Position EvalKit against CUDA', 'Position EvalKit against LM Studio']);
+});

@@ -3,7 +3,8 @@
  * of the window (by posts, then the best post's score) among the themes that hold one problem
  * (`COHERENT_FIT`), each with its content move, and an
  * `offers` section with pains one of the project's offerings answers (a move proposing it) and
- * complaints about a competitor (a move positioning the project against it). Each item quotes its
+ * complaints about a competitor the memory lists (any product when it lists none), with a move
+ * positioning the project against it. Each item quotes its
  * source and lists the threads behind it. A window with fewer themes than content items is
  * filled with its best-received pains still waiting in the unthemed pool, said to be single
  * reports. Moves come from the pain itself (analyze/moves.ts), so each fits its pain. Pure: the
@@ -13,7 +14,7 @@ import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { placeOf } from '../analyze/moves.ts';
-import { clip } from '../analyze/text.ts';
+import { clip, productKey } from '../analyze/text.ts';
 import { exampleClause } from './themes.ts';
 import { terms } from './terms.ts';
 
@@ -40,7 +41,12 @@ export interface RankedTheme {
 }
 
 export interface BriefInput {
-  project: { name: string; offerings: { name: string; description: string }[] };
+  /**
+   * `competitors`: the memory's. When it lists any, only complaints about them get a positioning
+   * item: "Position EvalKit against CUDA" (or PyCharm) is noise to a founder who named the tools
+   * they compete with. Every product mentioned still counts in competitors.list.
+   */
+  project: { name: string; offerings: { name: string; description: string }[]; competitors?: readonly string[] };
   pains: RankedTheme[];
   rivals: RankedTheme[];
   /** The window's pains not in any theme yet, best-received first (fill for a thin window). */
@@ -83,7 +89,9 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     featured.add(best.ranked.theme.themeId);
   }
 
-  for (const ranked of input.rivals.slice(0, RIVAL_ITEMS)) {
+  const tracked = new Set((input.project.competitors ?? []).map(productKey));
+  const rivals = tracked.size === 0 ? input.rivals : input.rivals.filter((r) => tracked.has(productKey(r.signals[0]?.competitor ?? '')));
+  for (const ranked of rivals.slice(0, RIVAL_ITEMS)) {
     const product = ranked.signals[0]?.competitor;
     if (!product) continue;
     const lead = leadOf(ranked, input.fit);

@@ -569,7 +569,7 @@ class RunWork {
     const rivals = await ranked('competitor');
     const loose = await unthemedPainsInWindow(this.store.db, this.projectId, start, end, CONTENT_ITEMS);
     const sections = buildBrief({
-      project: { name: this.memory.name, offerings: this.memory.offerings },
+      project: { name: this.memory.name, offerings: this.memory.offerings, competitors: this.memory.competitors.map((c) => c.name) },
       pains,
       rivals,
       loose,
