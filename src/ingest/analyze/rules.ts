@@ -11,7 +11,9 @@
  *
  * Every quote is a verbatim slice of one post or comment. Sentences that hit a filter rule of the
  * memory ("ignore …", "exclude …") are dropped, and so is the whole thread when its title does.
- * The same thread and memory always give the same signals, in the same order.
+ * The same threads, read in the same order with the same memory, always give the same signals in
+ * the same order; a thread's own signals can (very rarely) depend on what the tagger read before
+ * it (nlp.ts, "Determinism").
  */
 import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
