@@ -304,14 +304,7 @@ export class ThemeGrouper {
     if (!from || !into || from === into) return;
     addInto(into.vectorSum, from.vectorSum);
     into.centroid = normalize(Float32Array.from(into.vectorSum));
-    for (const [t, n] of from.terms) {
-      into.terms.set(t, (into.terms.get(t) ?? 0) + n);
-      let posting = this.themePostings.get(t);
-      if (!posting) this.themePostings.set(t, (posting = new Set()));
-      posting.add(into);
-    }
-    if (into.terms.size > MAX_TERMS) pruneTerms(into, this.themePostings);
-    into.normEpoch = -1;
+    this.addTerms(into, from.terms);
     into.docs += from.docs;
     for (const post of from.posts) if (into.posts.size < MAX_POSTS_TRACKED) into.posts.add(post);
   }
@@ -531,12 +524,9 @@ export class ThemeGrouper {
     return theme;
   }
 
-  private absorb(theme: ThemeState, m: Member, similarity: number): void {
-    if (m.vector) {
-      addInto(theme.vectorSum, m.vector);
-      theme.centroid = normalize(Float32Array.from(theme.vectorSum));
-    }
-    for (const [t, n] of m.terms) {
+  /** Adds term counts to a theme, indexed for candidate lookup; its norm is recomputed on next use. */
+  private addTerms(theme: ThemeState, terms: Map<string, number>): void {
+    for (const [t, n] of terms) {
       theme.terms.set(t, (theme.terms.get(t) ?? 0) + n);
       let posting = this.themePostings.get(t);
       if (!posting) this.themePostings.set(t, (posting = new Set()));
@@ -544,6 +534,14 @@ export class ThemeGrouper {
     }
     if (theme.terms.size > MAX_TERMS) pruneTerms(theme, this.themePostings);
     theme.normEpoch = -1;
+  }
+
+  private absorb(theme: ThemeState, m: Member, similarity: number): void {
+    if (m.vector) {
+      addInto(theme.vectorSum, m.vector);
+      theme.centroid = normalize(Float32Array.from(theme.vectorSum));
+    }
+    this.addTerms(theme, m.terms);
     theme.docs += 1;
     if (theme.posts.size < MAX_POSTS_TRACKED) theme.posts.add(m.doc.postId);
     for (const { key, display } of m.chunks) {
