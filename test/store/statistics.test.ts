@@ -54,7 +54,8 @@ describe('planner statistics (sqlite)', () => {
     // non-empty tables; FTS5's data table then holds 2 rows (its structure and averages records).
     // At that estimate SQLite plans FTS5's own range reads (`WHERE id>=? AND id<=?`, used as
     // segments merge) as a scan of the whole table: one scan per merge, which made a 37,000-thread
-    // backfill 60% slower (docs/performance.md). Each batch's write refreshes the statistics.
+    // backfill take 463 s instead of 218 s (docs/performance.md). Each batch's write refreshes
+    // the statistics.
     const dataPlan = async (store: typeof svc.store) =>
       (await sql<{ detail: string }>`explain query plan select block from search_fts_data where id >= 1 and id <= 2`.execute(store.db)).rows.map((r) => r.detail).join(' | ');
     const fresh = await startService('sqlite', { bundle: false });
