@@ -54,8 +54,9 @@ const reusableModel = { ...model, metaCER: () => (cerMeta ??= (model.metaCER as 
  * not met before in its lexicon for the instance's life (about 140 bytes a word: 600,000 new words
  * held 70 MB), and `signals serve` tags new threads every day in one process, so one instance
  * would grow without end. A fresh one starts from the model's own lexicon (10 MB) and costs about
- * 60 ms; tags do not depend on what an instance read before (see Determinism above), so the
- * renewal changes no tag. At 100,000 sentences an instance grows by about 8 MB before it goes.
+ * 60 ms. Tags hardly depend on what an instance read before (Determinism above: 76 of the export's
+ * 253,434 sentences), and a renewal falls at the same sentence whenever the same input is read in
+ * the same order. At 100,000 sentences an instance grows by about 8 MB before it goes.
  */
 let lifetime = 100_000;
 
