@@ -10,7 +10,7 @@
  *   node --import tsx test/ingest/quality/leads.ts
  */
 import { readFileSync } from 'node:fs';
-import { buildBrief, COHERENT_FIT, leadOf, type RankedTheme } from '../../../src/ingest/digest/brief.ts';
+import { buildBrief, coherence, COHERENT_FIT, leadOf, type RankedTheme } from '../../../src/ingest/digest/brief.ts';
 
 interface LabelledSignal {
   id: string;
@@ -87,7 +87,7 @@ export function scoreBrief(themes: LabelledTheme[], gate = true): BriefScore {
   const leads = content!.items.map((item) => [...byId.values()].flatMap((t) => t.labelled.signals).find((s) => s.quote === item.surfaced.quote?.text)!);
   const shown = themes.filter((t) => {
     const { ranked, fit: closeness } = asRanked(t);
-    return !gate || ranked.signals.reduce((sum, s) => sum + closeness(s.quote), 0) / ranked.signals.length >= COHERENT_FIT;
+    return !gate || coherence(ranked, closeness) >= COHERENT_FIT;
   });
   return { items: leads.length, good: leads.filter(good).length, shown: shown.length, shownGood: shown.filter((t) => good(shippedLead(t))).length };
 }
