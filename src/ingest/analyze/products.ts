@@ -39,7 +39,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nlpType from 'compromise';
-import { escapeRegExp, productKey } from './text.ts';
+import { escapeRegExp, productKey, titleCase } from './text.ts';
 import { wordVectors } from './vectors.ts';
 import type { Token } from './nlp.ts';
 
@@ -142,12 +142,6 @@ function oddShape(text: string): boolean {
 
 function capitalised(text: string): boolean {
   return /^[A-Z]/.test(text);
-}
-
-/** Most words start with a capital: a headline, where capitals say nothing about names. */
-function titleCase(tokens: readonly Token[]): boolean {
-  const wordsOnly = tokens.filter((t) => t.type === 'word' && /^[A-Za-z]/.test(t.text) && t.text.length > 3);
-  return wordsOnly.length >= 3 && wordsOnly.filter((t) => capitalised(t.text)).length / wordsOnly.length > 0.6;
 }
 
 export interface ProductMatcher {

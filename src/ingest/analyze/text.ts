@@ -5,6 +5,7 @@
  */
 import { eachComment } from '../../domain/thread.ts';
 import type { SourceThread } from '../sources/source.ts';
+import type { Token } from './nlp.ts';
 
 /** Sentences of a text, trimmed, each an exact substring of `text`. Code blocks and quotes are skipped. */
 export function sentences(text: string): string[] {
@@ -108,4 +109,13 @@ export function textLength(threads: readonly SourceThread[], enough = Infinity):
     if (n >= enough) break;
   }
   return n;
+}
+
+/**
+ * Most words start with a capital: a headline ("Tool Calling Issues In LM Studio"), where capitals
+ * say nothing about names.
+ */
+export function titleCase(tokens: readonly Token[]): boolean {
+  const long = tokens.filter((t) => t.type === 'word' && /^[A-Za-z]/.test(t.text) && t.text.length > 3);
+  return long.length >= 3 && long.filter((t) => /^[A-Z]/.test(t.text)).length / long.length > 0.6;
 }

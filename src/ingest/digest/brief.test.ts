@@ -101,3 +101,13 @@ test('a memory that lists competitors gets positioning items against them only; 
   assert.deepEqual(rivalsOf([]), ['Position EvalKit against CUDA', 'Position EvalKit against LM Studio']);
   assert.deepEqual(rivalsOf(), ['Position EvalKit against CUDA', 'Position EvalKit against LM Studio']);
 });
+
+test('a "Problems with …" title leads with a quote about its subject, not one that says "problem"', () => {
+  const inPassing = signal('Not a big problem, you can even run the full model on CPU at 2 tokens a second.', 900);
+  const onTopic = signal('CPU inference crawls once the context passes 8k.', 5);
+  const ranked = theme('Problems with CPU', [inPassing, onTopic]);
+  // Both say "CPU"; the closer one leads (the one saying "problem" is not closer to the theme for it).
+  const fit = (quote: string) => (quote === onTopic.quote ? 0.4 : 0.3);
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [ranked], rivals: [], fit });
+  assert.equal(content!.items[0]!.surfaced.quote?.text, onTopic.quote);
+});

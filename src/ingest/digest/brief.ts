@@ -15,7 +15,7 @@ import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { placeOf } from '../analyze/moves.ts';
 import { clip, productKey } from '../analyze/text.ts';
-import { exampleClause } from './themes.ts';
+import { exampleClause, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
 
 export const CONTENT_ITEMS = 5;
@@ -144,7 +144,7 @@ export function coherence(ranked: RankedTheme, fit: BriefInput['fit']): number {
  * and 8 (title words, then closeness): docs/quality.md, "Which quote leads an item".
  */
 export function leadOf(ranked: RankedTheme, fit: BriefInput['fit']): WindowSignal {
-  const title = new Set(terms(ranked.theme.title));
+  const title = new Set(terms(titleSubject(ranked.theme.title)));
   let lead = ranked.signals[0]!;
   let best: [number, number] | undefined;
   for (const signal of ranked.signals) {

@@ -13,6 +13,21 @@ function pain(postId: string, quote: string, title = 'Help'): PainDoc {
 }
 const grouper = () => new ThemeGrouper((doc) => `sov_${doc.signalId}`);
 
+/**
+ * A grouper that has seen other pains too: a title's chunk is the one its theme's posts share and
+ * the rest rarely name, and in a corpus of four pains every chunk is rare.
+ */
+function grouperWithBackground(): ThemeGrouper {
+  const g = grouper();
+  const drives = Array.from({ length: 150 }, (_, i) => pain(`bg${i}`, `The backup drive number ${i} fills up before the nightly export finishes.`));
+  g.seed('sov_background', drives);
+  return g;
+}
+
+/** Two themes whose pains all name LM Studio: only one pain of each names what sets it apart. */
+const toolsDocs = () => [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every request I make.')];
+const templatesDocs = () => [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'LM Studio crashes on start for me.')];
+
 const VRAM_A = 'My GPU runs out of VRAM when I load the 70B model with a long context.';
 const VRAM_B = 'Loading the 70B model with a long context runs out of VRAM on my GPU every time.';
 const VRAM_C = 'Long context on the 70B model keeps running out of VRAM on the GPU.';
@@ -20,9 +35,9 @@ const EXAM = 'My professor graded the exam unfairly and will not answer my email
 
 describe('theme grouper', () => {
   test('two themes about one thing get different titles: the second takes its next most characteristic chunk', () => {
-    const g = grouper();
-    g.seed('sov_tools', [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')]);
-    g.seed('sov_templates', [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'The Jinja template makes LM Studio crash on start.')]);
+    const g = grouperWithBackground();
+    g.seed('sov_tools', toolsDocs());
+    g.seed('sov_templates', templatesDocs());
     const tools = g.title(g.get('sov_tools')!);
     const templates = g.title(g.get('sov_templates')!);
     assert.match(tools, /LM Studio/);
@@ -35,11 +50,8 @@ describe('theme grouper', () => {
 
   test('a stored title stays with its theme: a theme of a later run that changes first takes its next chunk', () => {
     // Run 1: both themes titled in one grouper, in the order they changed.
-    const docs = () => ({
-      tools: [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')],
-      templates: [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'The Jinja template makes LM Studio crash on start.')],
-    });
-    const first = grouper();
+    const docs = () => ({ tools: toolsDocs(), templates: templatesDocs() });
+    const first = grouperWithBackground();
     const one = docs();
     first.seed('sov_tools', one.tools);
     first.seed('sov_templates', one.templates);
@@ -47,14 +59,14 @@ describe('theme grouper', () => {
     const templatesTitle = first.title(first.get('sov_templates')!);
     assert.notEqual(toolsTitle, templatesTitle);
     // Run 2: seeded from the store with those titles; the second theme is the one that changes first.
-    const second = grouper();
+    const second = grouperWithBackground();
     const two = docs();
     second.seed('sov_tools', two.tools, toolsTitle);
     second.seed('sov_templates', two.templates, templatesTitle);
     assert.equal(second.title(second.get('sov_templates')!), templatesTitle);
     assert.equal(second.title(second.get('sov_tools')!), toolsTitle);
     // Without the stored titles, the theme titled first takes the chunk both share.
-    const unaware = grouper();
+    const unaware = grouperWithBackground();
     const three = docs();
     unaware.seed('sov_tools', three.tools);
     unaware.seed('sov_templates', three.templates);
@@ -85,21 +97,20 @@ describe('theme grouper', () => {
   });
 
   test('a theme keeps its stored title while that title is still one of its candidates', () => {
-    const tools = [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every tool call I make.')];
-    const templates = () => [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'The Jinja template makes LM Studio crash on start.')];
+    const templates = templatesDocs;
     // Run 1: another theme held "LM Studio crashes", so this one was titled by its next chunk.
-    const first = grouper();
-    first.seed('sov_tools', tools);
+    const first = grouperWithBackground();
+    first.seed('sov_tools', toolsDocs());
     first.seed('sov_templates', templates());
     first.title(first.get('sov_tools')!);
     const stored = first.title(first.get('sov_templates')!);
     assert.match(stored, /Jinja template/i);
     // Run 2: that other theme is gone; the stored title is still a candidate, so it stays.
-    const second = grouper();
+    const second = grouperWithBackground();
     second.seed('sov_templates', templates(), stored);
     assert.equal(second.title(second.get('sov_templates')!), stored);
     // A theme with no title yet takes its best chunk.
-    const fresh = grouper();
+    const fresh = grouperWithBackground();
     fresh.seed('sov_templates', templates());
     assert.match(fresh.title(fresh.get('sov_templates')!), /^LM Studio/);
   });
@@ -205,6 +216,46 @@ describe('theme grouper', () => {
     assert.ok(themeId, 'the pains share a theme');
     // "error" and "tokenizer" are equally frequent here: the thing is the title, the error its kind.
     assert.equal(g.title(g.get(themeId)!), 'Tokenizer failures');
+  });
+
+  test('a theme is titled by what its posts name, thread titles included, counted once per post', () => {
+    const g = grouperWithBackground();
+    // Four threads about one model, each pain about something else: no quote names the model.
+    const kimi = [
+      pain('k1', 'It takes forever to answer anything at all.', 'Kimi K2 is out'),
+      pain('k2', 'The server crashed twice during the whole test run.', 'Running Kimi K2 on two GPUs'),
+      pain('k3', 'It refuses simple requests for no reason I can see.', 'Kimi K2 vs DeepSeek for agents'),
+      pain('k4', 'The API bill was way too expensive last month.', 'Kimi K2 Instruct quants are up'),
+      // One thread, many pains: its own words count once.
+      pain('k4', 'The quant server logs fill with warnings about the quant server.', 'Kimi K2 Instruct quants are up'),
+      pain('k4', 'The quant server drops requests under load.', 'Kimi K2 Instruct quants are up'),
+    ];
+    g.seed('sov_kimi', kimi);
+    // Speed, a crash, a cost: no kind of problem is voiced by a third of the pains, so the title claims none.
+    assert.equal(g.title(g.get('sov_kimi')!), 'Problems with Kimi K2');
+  });
+
+  test('a kind of problem voiced by a third of the pains or more names the title', () => {
+    const g = grouperWithBackground();
+    g.seed('sov_kimi', [
+      pain('k1', 'The server crashed twice during the whole test run.', 'Kimi K2 is out'),
+      pain('k2', 'It keeps crashing as soon as the context fills up.', 'Running Kimi K2 on two GPUs'),
+      pain('k3', 'It refuses simple requests for no reason I can see.', 'Kimi K2 vs DeepSeek for agents'),
+      pain('k4', 'The API bill was way too expensive last month.', 'Kimi K2 Instruct quants are up'),
+    ]);
+    assert.equal(g.title(g.get('sov_kimi')!), 'Kimi K2 crashes');
+  });
+
+  test('a name keeps its capitals inside a sentence ("on Hugging Face"); sizes and versions alone name nothing', () => {
+    const g = grouperWithBackground();
+    g.seed('sov_hub', [
+      pain('h1', 'The download stops halfway every time.', 'Why is the 8B model worse than the one on Hugging Face?'),
+      pain('h2', 'I get a timeout before the weights arrive.', 'Mirrors of Hugging Face for slow connections'),
+      pain('h3', 'The token page keeps rejecting my key.', 'Gated models on Hugging Face need a token'),
+    ]);
+    const title = g.title(g.get('sov_hub')!);
+    assert.match(title, /Hugging Face/, title);
+    assert.doesNotMatch(title, /\b8B\b/);
   });
 
   test('context: the thread title, not the post text (it made unrelated posts look alike)', () => {

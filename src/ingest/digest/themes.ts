@@ -17,16 +17,22 @@
  *   (`recluster`): pooled pains join the themes that grew meanwhile, or pair up.
  * - Ids are stable: a theme's id derives from its founding pain, and a theme never changes id;
  *   titles and summaries are rewritten as members arrive.
- * - Titles are problem noun phrases of 2–7 words built from the members' most characteristic
- *   noun chunk and the kind of problem they voice ("Slow prompt processing", "LM Studio crashes",
- *   "High cost of GPUs"); never a sentiment word or a bare generic noun.
+ * - Titles are problem noun phrases of 2–7 words: what the members name most, and the kind of
+ *   problem they voice when a third of them voice one ("Slow prompt processing", "LM Studio
+ *   crashes", "Problems with Kimi K2"); never a sentiment word or a bare generic noun. What a
+ *   member names: the noun chunks of its quote and of its thread's title (the thread title is
+ *   half of what groups it: see painContext), and their runs of up to three words, counted once
+ *   per post. Titled by the quotes' rarest chunks alone, the 40 biggest themes of the r/LocalLLaMA
+ *   backfill were named for a word one post in twenty said ("Slow country" for complaints in
+ *   threads about open-source releases); two annotators, blind to which was which, preferred
+ *   these titles for 25 and 30 of the 40 and the old ones for 1 (docs/quality.md, "Theme titles").
  *
  * Deterministic: the same seed and the same pains in the same order give the same themes.
  * Bounded: the pool keeps the newest POOL_MAX pains; a theme keeps counts of at most MAX_CHUNKS
  * noun chunks and MAX_QUOTES quotes.
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
-import { clip } from '../analyze/text.ts';
+import { clip, titleCase } from '../analyze/text.ts';
 import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
 import { stem, termCounts, terms, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
@@ -52,6 +58,7 @@ export const POOL_MAX = 3_000;
 const MAX_CHUNKS = 80;
 const MAX_QUOTES = 5;
 const MAX_POSTS_TRACKED = 10_000;
+const CONTEXT_CACHE_MAX = 1_000;
 
 /** Words too vague or too emotional to name a problem. */
 const VAGUE = new Set(
@@ -72,6 +79,14 @@ const PROBLEM_NOUNS = new Set(
   'error errors bug bugs failure failures crash crashes exception exceptions glitch glitches slowdown slowness cost costs price prices trouble troubles hallucination hallucinations'.split(' '),
 );
 
+/**
+ * A title names a kind of problem ("… crashes", "Slow …") only when at least this share of the
+ * theme's pains name it. Among the 40 biggest themes of the r/LocalLLaMA backfill the most named
+ * kind covered 4–31% of a theme's pains: "Slow Kimi K2" was said of a theme where 12% of the
+ * pains spoke of speed; "Problems with Kimi K2" says what it holds.
+ */
+const PROBLEM_SHARE = 1 / 3;
+
 /** How many of a theme's chunks may title it when the best ones already name other themes. */
 const TITLE_CANDIDATES = 4;
 
@@ -80,11 +95,25 @@ function titleKey(title: string): string {
   return terms(title).join(' ');
 }
 
+/** How a title opens when its pains name no one kind of problem. */
+const NO_KIND = 'problems with';
+
+/**
+ * What a title says the theme is about: without the opening a title gets when its pains name no
+ * one kind of problem ("Problems with Kimi K2" → "Kimi K2"). A quote saying "problem" is not
+ * closer to that theme than any other (brief.ts, leadOf).
+ */
+export function titleSubject(title: string): string {
+  return title.toLowerCase().startsWith(`${NO_KIND} `) ? title.slice(NO_KIND.length + 1) : title;
+}
+
 /** A title from a chunk and the members' dominant kind of problem: a noun phrase of 2–7 words. */
 function titleOf(chunk: string, problem: number | undefined): string {
   let title: string;
-  if (problem === undefined || PROBLEM_WORDS[problem]![0].test(chunk)) title = chunk.split(' ').length >= 2 ? chunk : `problems with ${chunk}`;
-  else title = PROBLEM_WORDS[problem]![1](chunk);
+  if (problem !== undefined && PROBLEM_WORDS[problem]![0].test(chunk)) title = chunk;
+  else if (problem !== undefined) title = PROBLEM_WORDS[problem]![1](chunk);
+  // No one kind of problem: the chunk says it when it names one ("memory leaks"), else the title says only that there are problems.
+  else title = PROBLEM_WORDS.some(([re]) => re.test(chunk)) ? chunk : `${NO_KIND} ${chunk}`;
   const words = title.split(/\s+/).slice(0, 7).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -138,9 +167,16 @@ interface Member {
   vector: Float32Array | undefined;
   terms: Map<string, number>;
   chunks: { key: string; display: string }[];
+  /** What it names, for titles: the noun chunks of its quote and of its context (its thread's title), each once. */
+  named: { key: string; display: string }[];
   /** Its TF-IDF norm under the weights of epoch `normEpoch`. */
   norm: number;
   normEpoch: number;
+}
+
+interface ThemeChunk {
+  posts: Set<string>;
+  displays: Map<string, number>;
 }
 
 export interface ThemeState {
@@ -154,7 +190,8 @@ export interface ThemeState {
   normEpoch: number;
   docs: number;
   posts: Set<string>;
-  chunks: Map<string, { docs: number; displays: Map<string, number> }>;
+  /** Noun chunks its pains name (quote or thread title), with the posts naming each and their spellings. */
+  chunks: Map<string, ThemeChunk>;
   problems: Map<number, number>;
   quotes: { quote: string; similarity: number }[];
   communities: Map<string, number>;
@@ -199,6 +236,10 @@ export class ThemeGrouper {
   /** Stored pains whose theme this run set (pooled before, themed now): signal id → theme id. */
   private readonly assigned = new Map<string, string>();
   private readonly df = new Map<string, number>();
+  /** Pains naming each noun chunk in their quote or context (title scores; see leadingChunks). */
+  private readonly chunkDf = new Map<string, number>();
+  /** Noun chunks of recent contexts: a thread's pains share its title, tagged once. */
+  private contextCache = new Map<string, { key: string; display: string }[]>();
   private pains = 0;
   /*
    * IDF weights are recomputed when the corpus has grown by a twentieth since they were last
@@ -495,7 +536,20 @@ export class ThemeGrouper {
     for (const c of chunks) if (c.key.includes(' ')) terms.set(c.key, (terms.get(c.key) ?? 0) + 1);
     this.pains += 1;
     for (const t of terms.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-    return { doc, vector, terms, chunks, norm: 0, normEpoch: -1 };
+    const named = new Map(namesOf(tokens).map((c) => [c.key, c]));
+    for (const c of this.contextChunks(doc.context)) if (!named.has(c.key)) named.set(c.key, c);
+    for (const key of named.keys()) this.chunkDf.set(key, (this.chunkDf.get(key) ?? 0) + 1);
+    return { doc, vector, terms, chunks, named: [...named.values()], norm: 0, normEpoch: -1 };
+  }
+
+  private contextChunks(context: string): { key: string; display: string }[] {
+    let chunks = this.contextCache.get(context);
+    if (chunks === undefined) {
+      if (this.contextCache.size >= CONTEXT_CACHE_MAX) this.contextCache = new Map();
+      chunks = namesOf(tag(context));
+      this.contextCache.set(context, chunks);
+    }
+    return chunks;
   }
 
   private found(id: string, first: Member): ThemeState {
@@ -544,9 +598,11 @@ export class ThemeGrouper {
     this.addTerms(theme, m.terms);
     theme.docs += 1;
     if (theme.posts.size < MAX_POSTS_TRACKED) theme.posts.add(m.doc.postId);
-    for (const { key, display } of m.chunks) {
-      const c = theme.chunks.get(key) ?? { docs: 0, displays: new Map<string, number>() };
-      c.docs += 1;
+    for (const { key, display } of m.named) {
+      const c = theme.chunks.get(key) ?? { posts: new Set<string>(), displays: new Map<string, number>() };
+      // Once per post, spelling too: a thread with twenty pains does not outvote the others.
+      if (c.posts.has(m.doc.postId)) continue;
+      if (c.posts.size < MAX_POSTS_TRACKED) c.posts.add(m.doc.postId);
       c.displays.set(display, (c.displays.get(display) ?? 0) + 1);
       theme.chunks.set(key, c);
     }
@@ -565,8 +621,12 @@ export class ThemeGrouper {
   }
 
   /**
-   * The noun chunk most characteristic of the theme: shared by its pains, rare elsewhere (a chunk
-   * in more than TITLE_MAX_SHARE of all pains is skipped), in its most frequent spelling.
+   * The noun chunk most characteristic of the theme: named by most of its posts and rarely
+   * elsewhere (posts × idf², idf over all pains; a chunk in more than TITLE_MAX_SHARE of all pains
+   * is skipped), in its most frequent spelling. Posts, not pains: a thread with twenty pains in a
+   * theme titled it after its own headline ("Slow airport people" for a theme about running
+   * models locally). idf squared: with idf alone the broad word of a name won ("Problems with
+   * calling", "Problems with Coder" where idf² gives "tool calling", "Qwen3-Coder").
    */
   private leadingChunk(theme: ThemeState): string | undefined {
     return this.leadingChunks(theme, 1)[0]?.display;
@@ -577,19 +637,20 @@ export class ThemeGrouper {
     const scored: { score: number; key: string; chunk: { displays: Map<string, number> } }[] = [];
     const common = Math.max(5, this.pains * TITLE_MAX_SHARE);
     for (const [key, c] of theme.chunks) {
-      const term = key.includes(' ') ? key : stem(key);
-      if ((this.df.get(term) ?? 0) > common && this.pains > 40) continue;
-      const idf = this.idf(term);
-      scored.push({ score: c.docs ** 1.5 * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c });
+      const df = this.chunkDf.get(key) ?? 0;
+      if (df > common && this.pains > 40) continue;
+      const idf = Math.log((1 + this.pains) / (1 + df)) + 1;
+      scored.push({ score: c.posts.size * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c });
     }
     scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
     return scored.slice(0, n).map(({ chunk, score }) => ({ display: [...chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0], score }));
   }
 
+  /** The kind of problem its pains name most, if at least PROBLEM_SHARE of them name it. */
   private dominantProblem(theme: ThemeState): number | undefined {
     let best: [number, number] | undefined;
     for (const [i, n] of theme.problems) if (!best || n > best[1] || (n === best[1] && i < best[0])) best = [i, n];
-    return best?.[0];
+    return best && best[1] >= PROBLEM_SHARE * theme.docs ? best[0] : undefined;
   }
 }
 
@@ -625,20 +686,67 @@ function chunksOf(tokens: readonly Token[]): { key: string; display: string }[] 
     // Drop leading qualities ("huge", "terrible") so the chunk names the thing.
     let start = from;
     while (start < to - 1 && (tokens[start]!.pos === 'ADJ' && VAGUE.has(tokens[start]!.lower))) start++;
-    const words = tokens.slice(start, to);
-    if (words.length > 5) continue;
-    if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma) || PROBLEM_NOUNS.has(t.lower) || PROBLEM_NOUNS.has(t.lemma))) continue;
-    if (words.length === 1 && (words[0]!.text.length < 3 || /\d/.test(words[0]!.text))) continue;
-    // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
-    if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) continue;
-    const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
-    const display = words.map((t, i) => (/^[A-Z][a-z]+$/.test(t.text) && i === 0 && t.pos !== 'PROPN' ? t.lower : t.text)).join(' ');
-    out.push({ key, display });
+    const chunk = chunkOf(tokens.slice(start, to));
+    if (chunk) out.push(chunk);
   }
   return out;
 }
 
-function pruneChunks(chunks: Map<string, { docs: number; displays: Map<string, number> }>): void {
-  const ranked = [...chunks].sort((x, y) => y[1].docs - x[1].docs || (x[0] < y[0] ? -1 : 1));
+/**
+ * What a pain names, for its theme's title: the noun chunks of a text and their runs of up to
+ * NAME_WORDS words ("Kimi K2" of "Kimi K2 Instruct", "tool calling" of "local tool calling
+ * support"). Thread titles say one thing many ways ("Kimi K2 Instruct", "Kimi K2 is slow", "new
+ * Kimi K2 quants"): the run they share is what the theme is about, and only runs can meet.
+ */
+function namesOf(tokens: readonly Token[]): { key: string; display: string }[] {
+  const headline = titleCase(tokens);
+  const out = new Map<string, { key: string; display: string }>();
+  for (const [chunkFrom, to] of nounChunks(tokens)) {
+    // The tagger reads the "Hugging" of "Hugging Face" as a verb: a capitalised word inside a
+    // sentence, not a headline, belongs to the name that follows it.
+    const before = tokens[chunkFrom - 1];
+    const from = chunkFrom > 1 && !headline && before && /^[A-Z][a-z]+$/.test(before.text) && (before.pos === 'VERB' || before.pos === 'ADJ') ? chunkFrom - 1 : chunkFrom;
+    for (let i = from; i < to; i++) {
+      for (let j = i + 1; j <= Math.min(to, i + NAME_WORDS); j++) {
+        // A span opening with a quality ("big push", "actual expert") is the span without it.
+        if (tokens[i]!.pos === 'ADJ' && (VAGUE.has(tokens[i]!.lower) || QUALITIES.has(tokens[i]!.lower))) continue;
+        const chunk = chunkOf(tokens.slice(i, j), true, i === 0);
+        if (chunk && !out.has(chunk.key)) out.set(chunk.key, chunk);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+const NAME_WORDS = 3;
+/** Adjectives of size or degree: they say how much, not what. */
+const QUALITIES = new Set('big bigger biggest huge tiny actual full real whole entire simple basic main certain specific general'.split(' '));
+
+/** A noun chunk worth naming a theme, keyed by its lower-cased words and its head's lemma; undefined if it names nothing. */
+function chunkOf(words: readonly Token[], versioned = false, atStart?: boolean): { key: string; display: string } | undefined {
+  if (words.length === 0 || words.length > 5) return undefined;
+  if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma) || PROBLEM_NOUNS.has(t.lower) || PROBLEM_NOUNS.has(t.lemma))) return undefined;
+  // A word with digits is a size ("32GB") or a version ("Qwen3-235B"): as a name (`versioned`),
+  // one that starts with two letters names a model or a part ("Qwen3", "DDR5").
+  if (words.length === 1 && (words[0]!.text.length < 3 || (/\d/.test(words[0]!.text) && !(versioned && /^[A-Za-z]{2}/.test(words[0]!.text))))) return undefined;
+  // Versions alone ("A22B Q3KS") name nothing: a name has a word opening with two letters. A name ending in
+  // the kind of problem ("tokenizer error") is the thing it names ("tokenizer"): the title says the kind.
+  if (versioned && (!words.some((t) => /^[A-Za-z]{2}/.test(t.text)) || PROBLEM_NOUNS.has(words[words.length - 1]!.lower))) return undefined;
+  // "Failing", "slow crashes": the kind of problem with nothing it happens to.
+  if (versioned && words.every((t) => PROBLEM_WORDS.some(([re]) => re.test(t.text)))) return undefined;
+  // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
+  if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) return undefined;
+  const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
+  // A sentence's capital goes ("Memory leaks" → "memory leaks"). `atStart`, when known: whether
+  // the words open their sentence (only then is a capital the sentence's: "on Hugging Face" keeps
+  // it). A headline's capitals stay: they are as often a name's ("LM Studio", "Kimi K2") as not.
+  const lower = (t: Token, i: number) => /^[A-Z][a-z]+$/.test(t.text) && i === 0 && t.pos !== 'PROPN' && (atStart ?? true);
+  const display = words.map((t, i) => (lower(t, i) ? t.lower : t.text)).join(' ');
+  return { key, display };
+}
+
+
+function pruneChunks(chunks: Map<string, ThemeChunk>): void {
+  const ranked = [...chunks].sort((x, y) => y[1].posts.size - x[1].posts.size || (x[0] < y[0] ? -1 : 1));
   for (const [key] of ranked.slice(MAX_CHUNKS / 2)) chunks.delete(key);
 }
