@@ -89,3 +89,24 @@ test("a subject keeps a name's capitals and loses only a sentence's (\"LoRA\", n
   assert.match(m.content.title, /LoRA/, m.content.title);
   assert.doesNotMatch(m.content.title, /loRA/);
 });
+
+test('a subject is never a pronoun, a vague noun with a quality before it, or the noun of a fixed expression', () => {
+  // "The main problem" says nothing the cue does not: the tokenizer is what fails.
+  assert.equal(moves('The main problem is that the tokenizer keeps failing.').content.title, 'Write the plain guide to tokenizer');
+  // "works out of the box" is not about a box.
+  assert.doesNotMatch(moves('It may not work out of the box with my setup.').content.title, /\bbox\b/);
+  // "I'm" is read as a noun by the tagger; it is the writer.
+  assert.doesNotMatch(moves("I'm struggling to get the server to start at all.").content.title, /I['’]m/);
+});
+
+test('with nothing to name, a move speaks of the quote it stands under ("this failure", "it"), never "this failing"', () => {
+  assert.equal(moves('It keeps crashing and I hate it.').content.title, 'Write the fix for this failure');
+  assert.equal(moves('It is so slow that I gave up.').content.title, 'Show how to make it faster');
+  const roadmap = moves('It lacks that and I need it.').roadmap;
+  assert.equal(roadmap?.title, 'Roadmap evidence from this thread');
+});
+
+test("a name keeps its capitals; only a common word opening the sentence loses its capital", () => {
+  assert.equal(moves('I am impressed with Kimi K2 but it is too slow for daily use.').content.title, 'Show how to make Kimi K2 faster');
+  assert.equal(moves('Memory leaks make the server crash every night.').content.title, 'Write the fix for memory leaks');
+});

@@ -13,6 +13,8 @@ import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
 import { isCue } from './pain.ts';
 import { clip, shorten } from './text.ts';
+import { VAGUE_WORDS } from './vague.ts';
+import { wordVectors } from './vectors.ts';
 
 export interface MoveContext {
   tokens: readonly Token[];
@@ -25,15 +27,20 @@ export interface MoveContext {
   project: string;
 }
 
+/** Words this frequent are ordinary words when a sentence opens with them ("Memory", "Tool"), not names ("Kimi"). */
+const COMMON_WORDS = 10_000;
+
 /** A subject whose last word is the failure itself ("request failures", "OOM errors"). */
 const NAMES_A_FAILURE = /\b(?:failures?|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|leaks?|timeouts?)$/i;
 
-/** Words too vague to be what a pain is about. */
-const VAGUE = new Set(
-  'thing things stuff way time times lot bit one ones something anything everything nothing people guy guys someone anyone problem problems issue issues question help idea point reason kind sort money text trouble pain hell mess crap shit'.split(' '),
-);
+/**
+ * Fixed expressions whose noun names nothing the writer is about: "works out of the box" is not
+ * about a box.
+ */
+const FIXED_EXPRESSIONS = /\b(?:out of the box|on the fly|at the end of the day|in the long run|in the meantime|at the moment|for the most part|on the other hand|in the first place|in the end|by the way|trial and error|at this point|at the same time|in the wild)\b/gi;
 
 export function movesFor(ctx: MoveContext): Moves {
+  // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
   const subject = subjectOf(ctx);
   // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
   const said = `“${clip(ctx.sentence, 140)}”`;
@@ -44,21 +51,21 @@ export function movesFor(ctx: MoveContext): Moves {
     const task = taskOf(ctx.sentence);
     return {
       content: {
-        title: task ? `Publish a how-to: ${task}` : `Answer the question about ${subject}`,
-        body: `Asked in ${where}: ${said} Answer in the thread with the steps that work, then turn the answer into a guide${task ? ` titled “How to ${task}”` : ` on ${subject}`} so the next person who searches for it lands on you.`,
+        title: task ? `Publish a how-to: ${task}` : subject ? `Answer the question about ${subject}` : 'Answer the question, then publish the answer',
+        body: `Asked in ${where}: ${said} Answer in the thread with the steps that work, then turn the answer into a guide${task ? ` titled “How to ${task}”` : subject ? ` on ${subject}` : ''} so the next person who searches for it lands on you.`,
       },
     };
   }
   const moves: Moves = { content: contentMove(ctx.reading.kind, subject, said, where, us) };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
-      title: `Make the price of ${subject} easy to compare`,
-      body: `${said} People here weigh what ${subject} costs. Show what the same job costs with ${us}, with a worked example in their numbers, and say who it is not worth it for.`,
+      title: subject ? `Make the price of ${subject} easy to compare` : 'Make your price easy to compare',
+      body: `${said} People here weigh what ${subject ?? 'it'} costs. Show what the same job costs with ${us}, with a worked example in their numbers, and say who it is not worth it for.`,
     };
   }
   if (ctx.reading.kind === 'missing') {
     moves.roadmap = {
-      title: `Roadmap evidence: ${subject}`,
+      title: subject ? `Roadmap evidence: ${subject}` : 'Roadmap evidence from this thread',
       body: `${said} If ${us} already does this, reply and show it; if not, log it with this thread as evidence and tell the poster when it lands.`,
     };
   }
@@ -71,62 +78,72 @@ export function movesFor(ctx: MoveContext): Moves {
   return moves;
 }
 
-function contentMove(kind: PainKind, subject: string, said: string, where: string, us: string): Move {
+function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {
+  const it = subject ?? 'it';
   switch (kind) {
     case 'failure':
       return {
         // "tool call failures failing" says it twice: a subject that names the failure is the title.
-        title: NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} failing`,
+        title: !subject ? 'Write the fix for this failure' : NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} failing`,
         body: `Seen in ${where}: ${said} Reply with the likely causes and the fix, then publish a troubleshooting note that quotes the exact symptom, so people searching for it find the answer (and ${us}).`,
       };
     case 'speed':
       return {
-        title: `Show how to make ${subject} faster`,
-        body: `${said} Publish measured numbers for ${subject} on common setups and the settings that change them; people here compare figures, not adjectives.`,
+        title: `Show how to make ${it} faster`,
+        body: `${said} Publish measured numbers${subject ? ` for ${subject}` : ''} on common setups and the settings that change them; people here compare figures, not adjectives.`,
       };
     case 'cost':
       return {
-        title: `Break down what ${subject} really costs`,
-        body: `${said} Write the cost breakdown people in ${where} are missing: what ${subject} costs per month at their scale, where the money goes, and the cheaper ways to get the same result.`,
+        title: `Break down what ${it} really costs`,
+        body: `${said} Write the cost breakdown people in ${where} are missing: what ${it} costs per month at their scale, where the money goes, and the cheaper ways to get the same result.`,
       };
     case 'missing':
       return {
-        title: `Show a way to get ${subject} today`,
-        body: `${said} People in ${where} want ${subject}. Publish the best workaround that exists now, and say plainly what is still missing.`,
+        title: subject ? `Show a way to get ${subject} today` : 'Show the best way to get it today',
+        body: `${said} People in ${where} want ${subject ?? 'this'}. Publish the best workaround that exists now, and say plainly what is still missing.`,
       };
     case 'difficulty':
       return {
-        title: `Write the plain guide to ${subject}`,
-        body: `${said} People find ${subject} hard to get right. A walkthrough that starts from zero, with the exact commands or settings and the mistakes to avoid, answers it for everyone who hits it next.`,
+        title: subject ? `Write the plain guide to ${subject}` : 'Write the plain walkthrough for it',
+        body: `${said} People find ${subject ?? 'this'} hard to get right. A walkthrough that starts from zero, with the exact commands or settings and the mistakes to avoid, answers it for everyone who hits it next.`,
       };
     case 'concern':
       return {
-        title: `Answer the concern about ${subject} head-on`,
+        title: subject ? `Answer the concern about ${subject} head-on` : 'Answer the concern head-on',
         body: `${said} Say plainly how ${us} handles this (what is stored, where, who can see it, what it costs), in a short post people can link to when the worry comes up again.`,
       };
     case 'frustration':
       return {
-        title: `Answer the complaint about ${subject}`,
-        body: `${said} Reply with what actually helps (a setting, a workaround, a better option), then collect the recurring complaints about ${subject} into one honest comparison post.`,
+        title: subject ? `Answer the complaint about ${subject}` : 'Answer this complaint',
+        body: `${said} Reply with what actually helps (a setting, a workaround, a better option), then collect the recurring complaints${subject ? ` about ${subject}` : ' like it'} into one honest comparison post.`,
       };
   }
 }
 
-/** What the pain is about: a product it names, else the noun phrase nearest its cue. */
-export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'products'>): string {
+/**
+ * What the pain is about: a product it names, else the noun phrase nearest its cue; undefined when
+ * no phrase names anything (only pronouns, vague words or the cue itself).
+ */
+export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'products' | 'sentence'>): string | undefined {
   if (ctx.products[0]) return ctx.products[0];
+  const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
   const chunks = nounChunks(ctx.tokens).map((c) => withoutSizePieces(ctx.tokens, c)).filter(([from, to]) => {
     if (to <= from) return false;
     const words = ctx.tokens.slice(from, to);
+    if (words.some((_, i) => fixed.has(from + i))) return false;
+    // "I'm", "you're": a pronoun the tagger read as a noun.
+    if (words.some((t) => /['’]/.test(t.text))) return false;
     // A letter left alone inside ("235 B" of "Q6 235B") is a size split by the tagger: no subject.
     if (words.some((t) => t.type === 'word' && t.text.length === 1)) return false;
     // One word right before an adjective cue is its intensifier, whatever the tagger says ("super
     // slow", "dead slow"): a noun does not stand between "is" and "slow".
     if (to - from === 1 && to === ctx.reading.cue && ctx.tokens[ctx.reading.cue]?.pos === 'ADJ') return false;
-    // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with.
-    return !words.every((t) => VAGUE.has(t.lower) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
+    // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with; a
+    // vague noun stays vague with a quality before it ("main problem", "same issue").
+    const named = words.filter((t) => t.pos !== 'ADJ');
+    return !named.every((t) => VAGUE_WORDS.has(t.lower) || VAGUE_WORDS.has(t.lemma) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
   });
-  if (chunks.length === 0) return 'this';
+  if (chunks.length === 0) return undefined;
   const cue = ctx.reading.cue;
   let best = chunks[0]!;
   for (const chunk of chunks) {
@@ -134,8 +151,25 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
     if (distance(chunk) < distance(best)) best = chunk;
   }
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
-  // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM Studio").
-  return shorten(phrase(ctx.tokens, best[0], best[1]).replace(/^[A-Z](?=[a-z]+\b)/, (c) => c.toLowerCase()), 60);
+  // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM
+  // Studio", "with Kimi K2"). The tagger calls most capitalised words names, so a capital opening
+  // the sentence goes when its word is among the COMMON_WORDS most frequent English words.
+  const text = phrase(ctx.tokens, best[0], best[1]);
+  const first = ctx.tokens[best[0]]!;
+  const sentenceCapital = best[0] === 0 && /^[A-Z][a-z]+$/.test(first.text) && (wordVectors().rank(first.lower) ?? Infinity) <= COMMON_WORDS;
+  return shorten(sentenceCapital ? first.lower + text.slice(first.text.length) : text, 60);
+}
+
+/** Indexes of the tokens inside a fixed expression (FIXED_EXPRESSIONS) of the sentence. */
+function fixedExpressionTokens(tokens: readonly Token[], sentence: string): Set<number> {
+  const inside = new Set<number>();
+  for (const m of sentence.matchAll(FIXED_EXPRESSIONS)) {
+    const words = m[0].toLowerCase().split(/\s+/);
+    for (let i = 0; i + words.length <= tokens.length; i++) {
+      if (words.every((w, k) => tokens[i + k]!.lower === w)) for (let k = 0; k < words.length; k++) inside.add(i + k);
+    }
+  }
+  return inside;
 }
 
 /**

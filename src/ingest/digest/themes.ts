@@ -33,6 +33,7 @@
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
 import { clip, titleCase } from '../analyze/text.ts';
+import { VAGUE_WORDS } from '../analyze/vague.ts';
 import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
 import { stem, termCounts, terms, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
@@ -61,16 +62,7 @@ const MAX_POSTS_TRACKED = 10_000;
 const CONTEXT_CACHE_MAX = 1_000;
 
 /** Words too vague or too emotional to name a problem. */
-const VAGUE = new Set(
-  (
-    'thing things stuff way time times lot lots bit tad bunch ton tons couple handful one ones something anything everything nothing people person guy guys someone anyone ' +
-    'problem problems issue issues question questions help idea ideas point reason kind sort day days week weeks month year years ' +
-    'hate love fun shit crap hell god damn lol edit update post thread comment reply sub subreddit op fact case part end work result results ' +
-    'good bad great best better worse worst terrible awful horrible nice cool same other new old own first last next few many much more most ' +
-    'experience question answer option options stuff version rest use worth lack waste garbage trash mess pain nightmare headache ' +
-    'i i\'m i’m im me my you your we our it its they them this that these those'
-  ).split(' '),
-);
+const VAGUE = VAGUE_WORDS;
 /**
  * Words that say what kind of problem it is, not what it is about: the title's problem word says
  * that already ("Problems with error" said nothing; "Server failures" does).
@@ -104,16 +96,25 @@ const NO_KIND = 'problems with';
  * closer to that theme than any other (brief.ts, leadOf).
  */
 export function titleSubject(title: string): string {
-  return title.toLowerCase().startsWith(`${NO_KIND} `) ? title.slice(NO_KIND.length + 1) : title;
+  return unframed(title, [{ before: NO_KIND }]);
+}
+
+function unframed(title: string, frames: { before?: string; after?: string }[]): string {
+  const lower = title.toLowerCase();
+  for (const { before, after } of frames) {
+    if (before && lower.startsWith(`${before} `)) return title.slice(before.length + 1);
+    if (after && lower.endsWith(` ${after}`)) return title.slice(0, -(after.length + 1));
+  }
+  return title;
 }
 
 /** A title from a chunk and the members' dominant kind of problem: a noun phrase of 2–7 words. */
 function titleOf(chunk: string, problem: number | undefined): string {
   let title: string;
   if (problem !== undefined && PROBLEM_WORDS[problem]![0].test(chunk)) title = chunk;
-  else if (problem !== undefined) title = PROBLEM_WORDS[problem]![1](chunk);
+  else if (problem !== undefined) title = framed(chunk, PROBLEM_WORDS[problem]![1]);
   // No one kind of problem: the chunk says it when it names one ("memory leaks"), else the title says only that there are problems.
-  else title = PROBLEM_WORDS.some(([re]) => re.test(chunk)) ? chunk : `${NO_KIND} ${chunk}`;
+  else title = PROBLEM_WORDS.some(([re]) => re.test(chunk)) ? chunk : framed(chunk, { before: NO_KIND });
   const words = title.split(/\s+/).slice(0, 7).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -128,18 +129,23 @@ const KEEP_TITLE_SHARE = 0.5;
 const TITLE_MAX_SHARE = 0.05;
 
 /** What the members' problem words say the theme is about, for its title. */
-const PROBLEM_WORDS: [RegExp, (chunk: string) => string][] = [
-  [/\b(?:crash\w*|segfault\w*|freez\w*|hang(?:s|ing)?)\b/i, (c) => `${c} crashes`],
-  [/\b(?:oom|out of memory|run(?:s|ning)? out of (?:v?ram|memory))\b/i, (c) => `${c} running out of memory`],
-  [/\b(?:hallucinat\w*)\b/i, (c) => `${c} hallucinations`],
-  [/\b(?:errors?|exceptions?|bugs?|buggy|broken|fail\w*)\b/i, (c) => `${c} failures`],
-  [/\b(?:slow\w*|sluggish|laggy|forever|bottleneck\w*|latency)\b/i, (c) => `slow ${c}`],
-  [/\b(?:expensive|overpriced|pricey|costs?|costly|afford\w*|price\w*)\b/i, (c) => `high cost of ${c}`],
-  [/\b(?:lack\w*|missing|unsupported|wish\w*|no way to|no support)\b/i, (c) => `missing ${c}`],
-  [/\b(?:confus\w*|overwhelm\w*|lost)\b/i, (c) => `confusing ${c}`],
-  [/\b(?:concern\w*|worr\w*|afraid|privacy|fear\w*)\b/i, (c) => `concerns about ${c}`],
-  [/\b(?:struggl\w*|stuck|trouble|hard|difficult|tricky|impossible|headache|nightmare)\b/i, (c) => `trouble with ${c}`],
+const PROBLEM_WORDS: [RegExp, { before?: string; after?: string }][] = [
+  [/\b(?:crash\w*|segfault\w*|freez\w*|hang(?:s|ing)?)\b/i, { after: 'crashes' }],
+  [/\b(?:oom|out of memory|run(?:s|ning)? out of (?:v?ram|memory))\b/i, { after: 'running out of memory' }],
+  [/\b(?:hallucinat\w*)\b/i, { after: 'hallucinations' }],
+  [/\b(?:errors?|exceptions?|bugs?|buggy|broken|fail\w*)\b/i, { after: 'failures' }],
+  [/\b(?:slow\w*|sluggish|laggy|forever|bottleneck\w*|latency)\b/i, { before: 'slow' }],
+  [/\b(?:expensive|overpriced|pricey|costs?|costly|afford\w*|price\w*)\b/i, { before: 'high cost of' }],
+  [/\b(?:lack\w*|missing|unsupported|wish\w*|no way to|no support)\b/i, { before: 'missing' }],
+  [/\b(?:confus\w*|overwhelm\w*|lost)\b/i, { before: 'confusing' }],
+  [/\b(?:concern\w*|worr\w*|afraid|privacy|fear\w*)\b/i, { before: 'concerns about' }],
+  [/\b(?:struggl\w*|stuck|trouble|hard|difficult|tricky|impossible|headache|nightmare)\b/i, { before: 'trouble with' }],
 ];
+
+/** A chunk framed as a kind of problem ("Slow <chunk>", "<chunk> crashes"), or as none ("Problems with <chunk>"). */
+function framed(chunk: string, frame: { before?: string; after?: string }): string {
+  return [frame.before, chunk, frame.after].filter(Boolean).join(' ');
+}
 
 export interface PainDoc {
   signalId: string;
