@@ -28,8 +28,15 @@ interface LabelledTheme {
   signals: LabelledSignal[];
 }
 
-export function leadFixture(): LabelledTheme[] {
-  return JSON.parse(readFileSync(new URL('../../fixtures/quality/brief-leads.json', import.meta.url), 'utf8')) as LabelledTheme[];
+/**
+ * The labelled themes: `brief-leads.json` (2026-11-25, the titles of that day) or
+ * `brief-leads-2026-11-26.json` (the same kind of labels for the 40 biggest themes under today's
+ * titles: "Problems with Kimi K2" where the older ones read "Slow Moonshot API").
+ */
+export const LEAD_FIXTURES = ['brief-leads.json', 'brief-leads-2026-11-26.json'] as const;
+
+export function leadFixture(name: (typeof LEAD_FIXTURES)[number] = 'brief-leads.json'): LabelledTheme[] {
+  return JSON.parse(readFileSync(new URL(`../../fixtures/quality/${name}`, import.meta.url), 'utf8')) as LabelledTheme[];
 }
 
 export interface LeadScore {
@@ -93,22 +100,25 @@ export function scoreBrief(themes: LabelledTheme[], gate = true): BriefScore {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const all = leadFixture();
-  const halves: [string, LabelledTheme[]][] = [
-    ['themes 1–20 (the rule was chosen on these)', all.slice(0, 20)],
-    ['themes 21–40 (held out: the figure to report)', all.slice(20)],
-  ];
-  console.log('| themes | shipped rule | best-received quote | any rule at best |\n|---|---|---|---|');
-  for (const [name, themes] of halves) {
-    const shipped = scoreLeads(themes, shippedLead);
-    const first = scoreLeads(themes, (t) => t.signals[0]!);
-    console.log(`| ${name} | ${shipped.good}/${shipped.themes} | ${first.good}/${first.themes} | ${shipped.possible}/${shipped.themes} |`);
-  }
-  console.log('\nWhich themes a brief shows: its five content items, built by buildBrief from each half (biggest first).\n');
-  console.log('| themes | items leading with a pain about their title, every theme shown | the same, coherent themes only (shipped) | themes shown / with a good lead |\n|---|---|---|---|');
-  for (const [name, themes] of halves) {
-    const before = scoreBrief(themes, false);
-    const after = scoreBrief(themes);
-    console.log(`| ${name} | ${before.good}/${before.items} | ${after.good}/${after.items} | ${before.shown} → ${after.shown} / ${before.shownGood} → ${after.shownGood} |`);
+  for (const fixture of LEAD_FIXTURES) {
+    const all = leadFixture(fixture);
+    const halves: [string, LabelledTheme[]][] = [
+      ['themes 1–20 (the rule was chosen on these)', all.slice(0, 20)],
+      ['themes 21–40 (held out: the figure to report)', all.slice(20)],
+    ];
+    console.log(`\n## ${fixture}\n`);
+    console.log('| themes | shipped rule | best-received quote | any rule at best |\n|---|---|---|---|');
+    for (const [name, themes] of halves) {
+      const shipped = scoreLeads(themes, shippedLead);
+      const first = scoreLeads(themes, (t) => t.signals[0]!);
+      console.log(`| ${name} | ${shipped.good}/${shipped.themes} | ${first.good}/${first.themes} | ${shipped.possible}/${shipped.themes} |`);
+    }
+    console.log('\nWhich themes a brief shows: its five content items, built by buildBrief from each half (biggest first).\n');
+    console.log('| themes | items leading with a pain about their title, every theme shown | the same, coherent themes only (shipped) | themes shown / with a good lead |\n|---|---|---|---|');
+    for (const [name, themes] of halves) {
+      const before = scoreBrief(themes, false);
+      const after = scoreBrief(themes);
+      console.log(`| ${name} | ${before.good}/${before.items} | ${after.good}/${after.items} | ${before.shown} → ${after.shown} / ${before.shownGood} → ${after.shownGood} |`);
+    }
   }
 }
