@@ -97,6 +97,8 @@ test('a subject is never a pronoun, a vague noun with a quality before it, or th
   assert.doesNotMatch(moves('It may not work out of the box with my setup.').content.title, /\bbox\b/);
   // "I'm" is read as a noun by the tagger; it is the writer.
   assert.doesNotMatch(moves("I'm struggling to get the server to start at all.").content.title, /I['’]m/);
+  // A phrase is what its last word names: "time reading ChatGPT crap" is not about time, nor a thing.
+  assert.doesNotMatch(moves("It's much better to read some broken human text than to waste time reading ChatGPT crap.").content.title, /crap/);
 });
 
 test('with nothing to name, a move speaks of the quote it stands under ("this failure", "it"), never "this failing"', () => {

@@ -138,6 +138,9 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
     // One word right before an adjective cue is its intensifier, whatever the tagger says ("super
     // slow", "dead slow"): a noun does not stand between "is" and "slow".
     if (to - from === 1 && to === ctx.reading.cue && ctx.tokens[ctx.reading.cue]?.pos === 'ADJ') return false;
+    // A phrase is what its last word names: "time reading ChatGPT crap" is not about time.
+    const head = words[words.length - 1]!;
+    if ((VAGUE_WORDS.has(head.lower) || VAGUE_WORDS.has(head.lemma)) && !isCue(head)) return false;
     // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with; a
     // vague noun stays vague with a quality before it ("main problem", "same issue").
     const named = words.filter((t) => t.pos !== 'ADJ');

@@ -9,7 +9,8 @@ export const VAGUE_WORDS: ReadonlySet<string> = new Set(
     'problem problems issue issues question questions help idea ideas point reason kind sort day days week weeks month year years ' +
     'hate love fun shit crap hell god damn lol edit update post thread comment reply sub subreddit op fact case part end work result results ' +
     'good bad great best better worse worst terrible awful horrible nice cool same other new old own first last next few many much more most ' +
-    'experience answer option options version rest use worth lack waste garbage trash mess pain nightmare headache trouble money text ' +
+    'experience answer option options version rest use worth lack waste garbage trash mess pain nightmare headache trouble money text bullshit bs ' +
+    'fastest slowest cheapest easiest hardest biggest smallest ' +
     'i i\'m i’m im me my you your we our it its they them this that these those'
   ).split(' '),
 );
