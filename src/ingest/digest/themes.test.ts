@@ -258,6 +258,17 @@ describe('theme grouper', () => {
     assert.doesNotMatch(title, /\b8B\b/);
   });
 
+  test('a title never names a feeling, even the one its posts share ("Academic bullshit failures")', () => {
+    const g = grouperWithBackground();
+    g.seed('sov_papers', [
+      pain('a1', 'The benchmark in the paper fails to reproduce on my machine.', 'Academic bullshit in LLM papers'),
+      pain('a2', 'Their eval script fails on every peer review copy.', 'More academic bullshit'),
+      pain('a3', 'The peer review process fails to catch broken evals.', 'Academic bullshit again'),
+    ]);
+    const title = g.title(g.get('sov_papers')!);
+    assert.doesNotMatch(title, /bullshit/i, title);
+  });
+
   test('context: the thread title, not the post text (it made unrelated posts look alike)', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
     assert.equal(painContext(thread), 'Out of memory');

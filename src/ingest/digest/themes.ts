@@ -33,7 +33,7 @@
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
 import { clip, titleCase } from '../analyze/text.ts';
-import { VAGUE_WORDS } from '../analyze/vague.ts';
+import { SENTIMENT_WORDS, VAGUE_WORDS } from '../analyze/vague.ts';
 import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
 import { stem, termCounts, terms, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
@@ -740,6 +740,8 @@ function chunkOf(words: readonly Token[], versioned = false, atStart?: boolean):
   if (versioned && (!words.some((t) => /^[A-Za-z]{2}/.test(t.text)) || PROBLEM_NOUNS.has(words[words.length - 1]!.lower))) return undefined;
   // "Failing", "slow crashes": the kind of problem with nothing it happens to.
   if (versioned && words.every((t) => PROBLEM_WORDS.some(([re]) => re.test(t.text)))) return undefined;
+  // A name is what its last word names, and a feeling names nothing ("academic bullshit").
+  if (versioned && SENTIMENT_WORDS.has(words[words.length - 1]!.lower)) return undefined;
   // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
   if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) return undefined;
   const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
