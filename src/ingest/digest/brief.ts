@@ -135,7 +135,8 @@ export function coherence(ranked: RankedTheme, fit: BriefInput['fit']): number {
 }
 
 /**
- * The signal an item leads with: the one saying most of the theme title's words; among those,
+ * The signal an item leads with: the one saying most of the theme title's words (not the
+ * "Problems with" a title opens with when its pains voice no one kind: titleSubject); among those,
  * the one closest to the theme as the grouper measures it; the best-received when they tie.
  * Best-received alone put a passing comment of a popular thread ("Can't wait to run this!") at
  * the head of a theme about something else; title words alone left the tie to the best-received

@@ -96,16 +96,7 @@ const NO_KIND = 'problems with';
  * closer to that theme than any other (brief.ts, leadOf).
  */
 export function titleSubject(title: string): string {
-  return unframed(title, [{ before: NO_KIND }]);
-}
-
-function unframed(title: string, frames: { before?: string; after?: string }[]): string {
-  const lower = title.toLowerCase();
-  for (const { before, after } of frames) {
-    if (before && lower.startsWith(`${before} `)) return title.slice(before.length + 1);
-    if (after && lower.endsWith(` ${after}`)) return title.slice(0, -(after.length + 1));
-  }
-  return title;
+  return title.toLowerCase().startsWith(`${NO_KIND} `) ? title.slice(NO_KIND.length + 1) : title;
 }
 
 /** A title from a chunk and the members' dominant kind of problem: a noun phrase of 2–7 words. */
@@ -728,20 +719,24 @@ const NAME_WORDS = 3;
 /** Adjectives of size or degree: they say how much, not what. */
 const QUALITIES = new Set('big bigger biggest huge tiny actual full real whole entire simple basic main certain specific general'.split(' '));
 
-/** A noun chunk worth naming a theme, keyed by its lower-cased words and its head's lemma; undefined if it names nothing. */
-function chunkOf(words: readonly Token[], versioned = false, atStart?: boolean): { key: string; display: string } | undefined {
+/**
+ * A noun chunk worth naming a theme, keyed by its lower-cased words and its head's lemma; undefined
+ * if it names nothing. `asName`: judged as what a theme's title names (namesOf), by the stricter
+ * rules below; otherwise as a term the grouper compares (chunksOf).
+ */
+function chunkOf(words: readonly Token[], asName = false, atStart?: boolean): { key: string; display: string } | undefined {
   if (words.length === 0 || words.length > 5) return undefined;
   if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma) || PROBLEM_NOUNS.has(t.lower) || PROBLEM_NOUNS.has(t.lemma))) return undefined;
-  // A word with digits is a size ("32GB") or a version ("Qwen3-235B"): as a name (`versioned`),
+  // A word with digits is a size ("32GB") or a version ("Qwen3-235B"): as a name,
   // one that starts with two letters names a model or a part ("Qwen3", "DDR5").
-  if (words.length === 1 && (words[0]!.text.length < 3 || (/\d/.test(words[0]!.text) && !(versioned && /^[A-Za-z]{2}/.test(words[0]!.text))))) return undefined;
+  if (words.length === 1 && (words[0]!.text.length < 3 || (/\d/.test(words[0]!.text) && !(asName && /^[A-Za-z]{2}/.test(words[0]!.text))))) return undefined;
   // Versions alone ("A22B Q3KS") name nothing: a name has a word opening with two letters. A name ending in
   // the kind of problem ("tokenizer error") is the thing it names ("tokenizer"): the title says the kind.
-  if (versioned && (!words.some((t) => /^[A-Za-z]{2}/.test(t.text)) || PROBLEM_NOUNS.has(words[words.length - 1]!.lower))) return undefined;
+  if (asName && (!words.some((t) => /^[A-Za-z]{2}/.test(t.text)) || PROBLEM_NOUNS.has(words[words.length - 1]!.lower))) return undefined;
   // "Failing", "slow crashes": the kind of problem with nothing it happens to.
-  if (versioned && words.every((t) => PROBLEM_WORDS.some(([re]) => re.test(t.text)))) return undefined;
+  if (asName && words.every((t) => PROBLEM_WORDS.some(([re]) => re.test(t.text)))) return undefined;
   // A name is what its last word names, and a feeling names nothing ("academic bullshit").
-  if (versioned && SENTIMENT_WORDS.has(words[words.length - 1]!.lower)) return undefined;
+  if (asName && SENTIMENT_WORDS.has(words[words.length - 1]!.lower)) return undefined;
   // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
   if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) return undefined;
   const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
@@ -752,7 +747,6 @@ function chunkOf(words: readonly Token[], versioned = false, atStart?: boolean):
   const display = words.map((t, i) => (lower(t, i) ? t.lower : t.text)).join(' ');
   return { key, display };
 }
-
 
 function pruneChunks(chunks: Map<string, ThemeChunk>): void {
   const ranked = [...chunks].sort((x, y) => y[1].posts.size - x[1].posts.size || (x[0] < y[0] ? -1 : 1));
