@@ -13,7 +13,7 @@ import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
 import { isCue } from './pain.ts';
 import { clip, shorten } from './text.ts';
-import { VAGUE_WORDS } from './vague.ts';
+import { isVague } from './vague.ts';
 import { wordVectors } from './vectors.ts';
 
 export interface MoveContext {
@@ -140,11 +140,11 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
     if (to - from === 1 && to === ctx.reading.cue && ctx.tokens[ctx.reading.cue]?.pos === 'ADJ') return false;
     // A phrase is what its last word names: "time reading ChatGPT crap" is not about time.
     const head = words[words.length - 1]!;
-    if ((VAGUE_WORDS.has(head.lower) || VAGUE_WORDS.has(head.lemma)) && !isCue(head)) return false;
+    if (isVague(head) && !isCue(head)) return false;
     // The pain's own cue ("trouble", "bugs") is what goes wrong, not what it goes wrong with; a
     // vague noun stays vague with a quality before it ("main problem", "same issue").
     const named = words.filter((t) => t.pos !== 'ADJ');
-    return !named.every((t) => VAGUE_WORDS.has(t.lower) || VAGUE_WORDS.has(t.lemma) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
+    return !named.every((t) => isVague(t) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
   });
   if (chunks.length === 0) return undefined;
   const cue = ctx.reading.cue;

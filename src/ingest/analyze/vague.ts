@@ -23,3 +23,8 @@ export const VAGUE_WORDS: ReadonlySet<string> = new Set([
     'i i\'m i’m im me my you your we our it its they them this that these those'
   ).split(' '),
 ]);
+
+/** A token whose word or lemma is vague ("Problems" as "problem"). */
+export function isVague(t: { lower: string; lemma: string }): boolean {
+  return VAGUE_WORDS.has(t.lower) || VAGUE_WORDS.has(t.lemma);
+}

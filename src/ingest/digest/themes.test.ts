@@ -24,6 +24,13 @@ function grouperWithBackground(): ThemeGrouper {
   return g;
 }
 
+/** The title of one theme made of `docs`, in a grouper that has seen other pains too. */
+function titleOfTheme(docs: PainDoc[]): string {
+  const g = grouperWithBackground();
+  g.seed('sov_theme', docs);
+  return g.title(g.get('sov_theme')!);
+}
+
 /** Two themes whose pains all name LM Studio: only one pain of each names what sets it apart. */
 const toolsDocs = () => [pain('p1', 'LM Studio crashes when the tool call returns JSON.'), pain('p2', 'LM Studio keeps crashing on every request I make.')];
 const templatesDocs = () => [pain('p3', 'LM Studio crashes as soon as the Jinja template loads.'), pain('p4', 'LM Studio crashes on start for me.')];
@@ -219,7 +226,6 @@ describe('theme grouper', () => {
   });
 
   test('a theme is titled by what its posts name, thread titles included, counted once per post', () => {
-    const g = grouperWithBackground();
     // Four threads about one model, each pain about something else: no quote names the model.
     const kimi = [
       pain('k1', 'It takes forever to answer anything at all.', 'Kimi K2 is out'),
@@ -230,42 +236,36 @@ describe('theme grouper', () => {
       pain('k4', 'The quant server logs fill with warnings about the quant server.', 'Kimi K2 Instruct quants are up'),
       pain('k4', 'The quant server drops requests under load.', 'Kimi K2 Instruct quants are up'),
     ];
-    g.seed('sov_kimi', kimi);
     // Speed, a crash, a cost: no kind of problem is voiced by a third of the pains, so the title claims none.
-    assert.equal(g.title(g.get('sov_kimi')!), 'Problems with Kimi K2');
+    assert.equal(titleOfTheme(kimi), 'Problems with Kimi K2');
   });
 
   test('a kind of problem voiced by a third of the pains or more names the title', () => {
-    const g = grouperWithBackground();
-    g.seed('sov_kimi', [
+    const title = titleOfTheme([
       pain('k1', 'The server crashed twice during the whole test run.', 'Kimi K2 is out'),
       pain('k2', 'It keeps crashing as soon as the context fills up.', 'Running Kimi K2 on two GPUs'),
       pain('k3', 'It refuses simple requests for no reason I can see.', 'Kimi K2 vs DeepSeek for agents'),
       pain('k4', 'The API bill was way too expensive last month.', 'Kimi K2 Instruct quants are up'),
     ]);
-    assert.equal(g.title(g.get('sov_kimi')!), 'Kimi K2 crashes');
+    assert.equal(title, 'Kimi K2 crashes');
   });
 
   test('a name keeps its capitals inside a sentence ("on Hugging Face"); sizes and versions alone name nothing', () => {
-    const g = grouperWithBackground();
-    g.seed('sov_hub', [
+    const title = titleOfTheme([
       pain('h1', 'The download stops halfway every time.', 'Why is the 8B model worse than the one on Hugging Face?'),
       pain('h2', 'I get a timeout before the weights arrive.', 'Mirrors of Hugging Face for slow connections'),
       pain('h3', 'The token page keeps rejecting my key.', 'Gated models on Hugging Face need a token'),
     ]);
-    const title = g.title(g.get('sov_hub')!);
     assert.match(title, /Hugging Face/, title);
     assert.doesNotMatch(title, /\b8B\b/);
   });
 
   test('a title never names a feeling, even the one its posts share ("Academic bullshit failures")', () => {
-    const g = grouperWithBackground();
-    g.seed('sov_papers', [
+    const title = titleOfTheme([
       pain('a1', 'The benchmark in the paper fails to reproduce on my machine.', 'Academic bullshit in LLM papers'),
       pain('a2', 'Their eval script fails on every peer review copy.', 'More academic bullshit'),
       pain('a3', 'The peer review process fails to catch broken evals.', 'Academic bullshit again'),
     ]);
-    const title = g.title(g.get('sov_papers')!);
     assert.doesNotMatch(title, /bullshit/i, title);
   });
 

@@ -33,9 +33,9 @@
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
 import { clip, titleCase } from '../analyze/text.ts';
-import { SENTIMENT_WORDS, VAGUE_WORDS } from '../analyze/vague.ts';
+import { isVague, SENTIMENT_WORDS, VAGUE_WORDS } from '../analyze/vague.ts';
 import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
-import { stem, termCounts, terms, words } from './terms.ts';
+import { termCounts, terms, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
 
 /** Cosine with a theme's centroid at or above which a pain joins it (docs/quality.md). */
@@ -61,8 +61,6 @@ const MAX_QUOTES = 5;
 const MAX_POSTS_TRACKED = 10_000;
 const CONTEXT_CACHE_MAX = 1_000;
 
-/** Words too vague or too emotional to name a problem. */
-const VAGUE = VAGUE_WORDS;
 /**
  * Words that say what kind of problem it is, not what it is about: the title's problem word says
  * that already ("Problems with error" said nothing; "Server failures" does).
@@ -477,7 +475,7 @@ export class ThemeGrouper {
   private idf(term: string): number {
     let w = this.idfCache.get(term);
     if (w === undefined) {
-      w = Math.log((1 + this.pains) / (1 + (this.df.get(term) ?? 0))) + 1;
+      w = smoothedIdf(this.pains, this.df.get(term) ?? 0);
       this.idfCache.set(term, w);
     }
     return w;
@@ -636,7 +634,7 @@ export class ThemeGrouper {
     for (const [key, c] of theme.chunks) {
       const df = this.chunkDf.get(key) ?? 0;
       if (df > common && this.pains > 40) continue;
-      const idf = Math.log((1 + this.pains) / (1 + df)) + 1;
+      const idf = smoothedIdf(this.pains, df);
       scored.push({ score: c.posts.size * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c });
     }
     scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
@@ -649,6 +647,11 @@ export class ThemeGrouper {
     for (const [i, n] of theme.problems) if (!best || n > best[1] || (n === best[1] && i < best[0])) best = [i, n];
     return best && best[1] >= PROBLEM_SHARE * theme.docs ? best[0] : undefined;
   }
+}
+
+/** Inverse document frequency, smoothed: a word in none of `docs` documents still weighs finitely. */
+function smoothedIdf(docs: number, df: number): number {
+  return Math.log((1 + docs) / (1 + df)) + 1;
 }
 
 function pruneTerms(theme: ThemeState, postings: Map<string, Set<ThemeState>>): void {
@@ -682,7 +685,7 @@ function chunksOf(tokens: readonly Token[]): { key: string; display: string }[] 
   for (const [from, to] of nounChunks(tokens)) {
     // Drop leading qualities ("huge", "terrible") so the chunk names the thing.
     let start = from;
-    while (start < to - 1 && (tokens[start]!.pos === 'ADJ' && VAGUE.has(tokens[start]!.lower))) start++;
+    while (start < to - 1 && (tokens[start]!.pos === 'ADJ' && VAGUE_WORDS.has(tokens[start]!.lower))) start++;
     const chunk = chunkOf(tokens.slice(start, to));
     if (chunk) out.push(chunk);
   }
@@ -706,7 +709,7 @@ function namesOf(tokens: readonly Token[]): { key: string; display: string }[] {
     for (let i = from; i < to; i++) {
       for (let j = i + 1; j <= Math.min(to, i + NAME_WORDS); j++) {
         // A span opening with a quality ("big push", "actual expert") is the span without it.
-        if (tokens[i]!.pos === 'ADJ' && (VAGUE.has(tokens[i]!.lower) || QUALITIES.has(tokens[i]!.lower))) continue;
+        if (tokens[i]!.pos === 'ADJ' && (VAGUE_WORDS.has(tokens[i]!.lower) || QUALITIES.has(tokens[i]!.lower))) continue;
         const chunk = chunkOf(tokens.slice(i, j), true, i === 0);
         if (chunk && !out.has(chunk.key)) out.set(chunk.key, chunk);
       }
@@ -726,7 +729,7 @@ const QUALITIES = new Set('big bigger biggest huge tiny actual full real whole e
  */
 function chunkOf(words: readonly Token[], asName = false, atStart?: boolean): { key: string; display: string } | undefined {
   if (words.length === 0 || words.length > 5) return undefined;
-  if (words.every((t) => VAGUE.has(t.lower) || VAGUE.has(t.lemma) || PROBLEM_NOUNS.has(t.lower) || PROBLEM_NOUNS.has(t.lemma))) return undefined;
+  if (words.every((t) => isVague(t) || PROBLEM_NOUNS.has(t.lower) || PROBLEM_NOUNS.has(t.lemma))) return undefined;
   // A word with digits is a size ("32GB") or a version ("Qwen3-235B"): as a name,
   // one that starts with two letters names a model or a part ("Qwen3", "DDR5").
   if (words.length === 1 && (words[0]!.text.length < 3 || (/\d/.test(words[0]!.text) && !(asName && /^[A-Za-z]{2}/.test(words[0]!.text))))) return undefined;
