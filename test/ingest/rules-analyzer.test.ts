@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { AnalyzerMemory, FoundSignal } from '../../src/ingest/analyze/analyzer.ts';
-import { analyzeThread, productKey } from '../../src/ingest/analyze/rules.ts';
+import { analyzeThread, productKey, readPassage } from '../../src/ingest/analyze/rules.ts';
+import { NO_KNOWN_NAMES, productMatcher, trackedProducts } from '../../src/ingest/analyze/products.ts';
 import { excludedPhrases, mentionsAny, sentences } from '../../src/ingest/analyze/text.ts';
 import type { SourceThread } from '../../src/ingest/sources/source.ts';
 
@@ -133,6 +134,43 @@ describe('rules analyzer', () => {
     const parts = sentences(text);
     assert.deepEqual(parts, ['First point.', 'Second point!', 'Last one?']);
     for (const p of parts) assert.ok(text.includes(p));
+  });
+
+  test('a sentence goes on past an abbreviation and through a parenthesis that closes on its line', () => {
+    const cases: [string, string[]][] = [
+      // Cut at "i.e.", the quote read "vLLM) handle this decay much better".
+      ['Industrial grade solutions (i.e. vLLM) handle this decay much better. Next one.', ['Industrial grade solutions (i.e. vLLM) handle this decay much better.', 'Next one.']],
+      ['Try a small one, e.g. Qwen3 4B, first. Mr. Smith did.', ['Try a small one, e.g. Qwen3 4B, first.', 'Mr. Smith did.']],
+      // "etc." ends a sentence when a capital follows, not otherwise.
+      ['Ollama, LM Studio, etc. all fail. I tried vLLM etc. It worked.', ['Ollama, LM Studio, etc. all fail.', 'I tried vLLM etc.', 'It worked.']],
+      ['It is slow (YMMV. For me it is fine) on my box. Done.', ['It is slow (YMMV. For me it is fine) on my box.', 'Done.']],
+      // A parenthesis that never closes on the line does not hold the rest of the line together.
+      ['Thanks (sure. Bye.', ['Thanks (sure.', 'Bye.']],
+    ];
+    for (const [text, expected] of cases) {
+      const parts = sentences(text);
+      assert.deepEqual(parts, expected);
+      for (const p of parts) assert.ok(text.includes(p));
+    }
+  });
+
+  test('a pain quotes its whole sentence, and two pieces of one sentence make one signal', () => {
+    const whole = 'Ollama (e.g. version 0.9) keeps crashing on big prompts and it drives me nuts.';
+    const pains = analyzeThread(thread('Setup help', `${whole} Anyway, thanks.`), MEMORY).filter((s) => s.kind === 'pain');
+    assert.deepEqual(
+      pains.map((s) => s.quote),
+      [whole],
+    );
+    // The pain model reads the pieces it was trained on; each knows its whole sentence.
+    const both = 'My GPU (it keeps crashing. It drives me nuts) is a lost cause.';
+    const matcher = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
+    assert.deepEqual(
+      readPassage(both, false, matcher).map((r) => [r.sentence, r.whole]),
+      [
+        ['My GPU (it keeps crashing.', both],
+        ['It drives me nuts) is a lost cause.', both],
+      ],
+    );
   });
 
   test('AutoModerator and deleted comments are ignored', () => {

@@ -25,7 +25,7 @@ import { commentPainGate, isPain, painFeatures, painModel, type SentenceEvidence
 import { wordVectors } from './vectors.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
-import { excludedPhrases, mentionsAny, passages, productKey, sentences, shorten, textLength } from './text.ts';
+import { excludedPhrases, mentionsAny, passages, productKey, readingPieces, sentences, shorten, textLength } from './text.ts';
 
 const MAX_QUOTE = 300;
 const MIN_QUESTION = 15;
@@ -87,7 +87,7 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
     for (const { part, text, author, at } of passages(thread)) {
       if (author === 'AutoModerator' || text === '[deleted]' || text === '[removed]') continue;
       for (const read of readPassage(text, part === 'title', products, excluded)) {
-        const quote = shorten(read.sentence, MAX_QUOTE);
+        const quote = shorten(read.whole, MAX_QUOTE);
         const base = { quote, author, at };
         const probability = read.features ? model.probability(read.features) : 0;
         const pain =
@@ -101,9 +101,9 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
           // A pain the model finds without a cue word gets the plainest kind: a difficulty.
           const reading = read.evidence.reading ?? { score: probability, kind: 'difficulty' as const, cue: 0, howTo: read.evidence.howTo };
           const moves = movesFor({ tokens: read.evidence.tokens ?? [], sentence: quote, reading, products: read.products, community: thread.community, project: memory.name });
-          pains.push({ order: order++, score: probability, signal: { ...base, kind: 'pain', competitor: null, moves, complaint: false } });
+          addOnce(pains, { order: order++, score: probability, signal: { ...base, kind: 'pain', competitor: null, moves, complaint: false } });
         } else if (read.evidence.howTo && read.sentence.length >= MIN_QUESTION) {
-          questions.push({ order: order++, score: 0, signal: { ...base, kind: 'content', competitor: null, moves: null, complaint: false } });
+          addOnce(questions, { order: order++, score: 0, signal: { ...base, kind: 'content', competitor: null, moves: null, complaint: false } });
         }
       }
     }
@@ -115,7 +115,10 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
 
 /** One sentence of a passage as the analyzer reads it, before the pain model decides. */
 export interface SentenceRead {
+  /** What the model reads: a piece of `whole` (text.ts `readingPieces`), most often all of it. */
   sentence: string;
+  /** The whole sentence the piece is part of: what a signal quotes. */
+  whole: string;
   evidence: SentenceEvidence;
   place: SentencePlace;
   /** The pain model's input; absent for sentences that cannot be a pain (no hint of one). */
@@ -129,15 +132,16 @@ export interface SentenceRead {
  * scripts/train-models.ts, so the model learns from exactly what it is later given.
  */
 export function readPassage(text: string, inTitle: boolean, products: ProductMatcher, excluded: readonly string[] = []): SentenceRead[] {
-  const all = sentences(text);
-  const tagged = all.map((sentence) => (mentionsAny(sentence, excluded) ? undefined : tagSentence(sentence, products)));
+  const all = sentences(text).flatMap((whole) => readingPieces(whole).map((piece) => ({ piece, whole })));
+  // A filter rule drops the whole sentence: its quote would show the excluded words.
+  const tagged = all.map(({ piece, whole }) => (mentionsAny(whole, excluded) ? undefined : tagSentence(piece, products)));
   const readings = tagged.filter((t) => t?.evidence.reading).length;
   const out: SentenceRead[] = [];
   tagged.forEach((t, index) => {
     if (!t) return;
     const place: SentencePlace = { inTitle, index, passageSentences: all.length, passageReadings: readings };
     const features = t.mayPain ? painFeatures(t.evidence, place, wordVectors()) : undefined;
-    out.push({ sentence: t.evidence.sentence, evidence: t.evidence, place, features, products: t.products });
+    out.push({ sentence: t.evidence.sentence, whole: all[index]!.whole, evidence: t.evidence, place, features, products: t.products });
   });
   return out;
 }
@@ -158,6 +162,16 @@ function tagSentence(sentence: string, products: ProductMatcher): TaggedSentence
   const howTo = mayPain && (reading?.howTo ?? isHowTo(sentence));
   const named = products.find(tokens, sentence);
   return { evidence: { sentence, tokens, reading, howTo }, mayPain, products: named };
+}
+
+/**
+ * Two pieces of one sentence (text.ts `readingPieces`) quote the same sentence: the sentence is
+ * one signal, with the stronger piece's reading, and takes one of its thread's places.
+ */
+function addOnce(candidates: Candidate[], candidate: Candidate): void {
+  const last = candidates[candidates.length - 1];
+  if (last?.signal.quote !== candidate.signal.quote) candidates.push(candidate);
+  else if (candidate.score > last.score) candidates[candidates.length - 1] = { ...candidate, order: last.order };
 }
 
 /** The n highest-scoring candidates (earlier first on ties). */
