@@ -127,7 +127,7 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
 export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'products' | 'sentence'>): string | undefined {
   if (ctx.products[0]) return ctx.products[0];
   const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
-  const chunks = nounChunks(ctx.tokens).map((c) => withoutSizePieces(ctx.tokens, c)).filter(([from, to]) => {
+  const chunks = nounChunks(ctx.tokens).map((c) => withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c))).filter(([from, to]) => {
     if (to <= from) return false;
     const words = ctx.tokens.slice(from, to);
     if (words.some((_, i) => fixed.has(from + i))) return false;
@@ -153,6 +153,12 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
     const distance = (c: [number, number]) => (c[1] <= cue ? cue - c[1] : c[0] > cue ? c[0] - cue : 0);
     if (distance(chunk) < distance(best)) best = chunk;
   }
+  // One everyday word, as written in lower case, names no subject a founder can act on ("Answer
+  // the complaint about purpose", "Write the fix for reviews failing" of "couldn't find any
+  // reviews"): the move then speaks of the quote. A farther phrase is not taken instead: it is
+  // further still from what the pain is about.
+  const named = ctx.tokens.slice(best[0], best[1]).filter((t) => t.pos !== 'ADJ');
+  if (named.length === 1 && isEverydayWord(named[0]!)) return undefined;
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
   // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM
   // Studio", "with Kimi K2"). The tagger calls most capitalised words names, so a capital opening
@@ -161,6 +167,22 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   const first = ctx.tokens[best[0]]!;
   const sentenceCapital = best[0] === 0 && /^[A-Z][a-z]+$/.test(first.text) && (wordVectors().rank(first.lower) ?? Infinity) <= COMMON_WORDS;
   return shorten(sentenceCapital ? first.lower + text.slice(first.text.length) : text, 60);
+}
+
+/** A word written in lower case that is among the COMMON_WORDS most frequent English words. */
+function isEverydayWord(token: Token): boolean {
+  return token.text === token.lower && /^[a-z]+$/.test(token.text) && (wordVectors().rank(token.lower) ?? Infinity) <= COMMON_WORDS;
+}
+
+/**
+ * A chunk without a gerund at its end that starts a verb phrase: "hard time trying" of "a hard
+ * time trying to figure out" is "hard time" (vague, so no subject), while "tool calling" stays.
+ */
+function withoutVerbTail(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  const last = tokens[to - 1];
+  const next = tokens[to];
+  if (to - from > 1 && last?.pos === 'VERB' && /ing$/.test(last.lower) && next?.lower === 'to') return [from, to - 1];
+  return [from, to];
 }
 
 /** Indexes of the tokens inside a fixed expression (FIXED_EXPRESSIONS) of the sentence. */
