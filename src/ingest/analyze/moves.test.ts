@@ -126,3 +126,15 @@ test('a gerund that starts a verb phrase ends a subject ("a terrible time with v
   assert.equal(moves('I had a terrible time with vulkan trying to allocate vram in chunks.').content.title, 'Answer the complaint about vulkan');
   assert.equal(moves("I'm having a hard time trying to figure out the resource utilization.").content.title, 'Write the plain guide to resource utilization');
 });
+
+test('a product named only by a link is not the subject, nor positioned against; one named in words is', () => {
+  const linked = moves('The tool-calling bugs keep crashing my agent, see the discussion [here](https://huggingface.co/unsloth/discussions/10).', ['Hugging Face']);
+  assert.doesNotMatch(linked.content.title, /Hugging Face/);
+  assert.equal(linked.position, undefined);
+  const named = moves('LMStudio keeps crashing every time I load an embedding model.', ['LM Studio']);
+  assert.equal(named.content.title, 'Write the fix for LM Studio failing');
+});
+
+test('an everyday word opening the sentence is still an everyday word ("Concerns", "Output")', () => {
+  assert.equal(moves('Output keeps failing after a few turns.').content.title, 'Write the fix for this failure');
+});

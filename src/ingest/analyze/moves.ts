@@ -46,7 +46,7 @@ export function movesFor(ctx: MoveContext): Moves {
   const said = `“${clip(ctx.sentence, 140)}”`;
   const where = placeOf(ctx.community);
   const us = ctx.project || 'your product';
-  const product = ctx.products[0];
+  const product = namedProducts(ctx)[0];
   if (ctx.reading.howTo) {
     const task = taskOf(ctx.sentence);
     return {
@@ -125,7 +125,8 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
  * no phrase names anything (only pronouns, vague words or the cue itself).
  */
 export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'products' | 'sentence'>): string | undefined {
-  if (ctx.products[0]) return ctx.products[0];
+  const product = namedProducts(ctx)[0];
+  if (product) return product;
   const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
   const chunks = nounChunks(ctx.tokens).map((c) => withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c))).filter(([from, to]) => {
     if (to <= from) return false;
@@ -157,8 +158,8 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   // the complaint about purpose", "Write the fix for reviews failing" of "couldn't find any
   // reviews"): the move then speaks of the quote. A farther phrase is not taken instead: it is
   // further still from what the pain is about.
-  const named = ctx.tokens.slice(best[0], best[1]).filter((t) => t.pos !== 'ADJ');
-  if (named.length === 1 && isEverydayWord(named[0]!)) return undefined;
+  const named = ctx.tokens.map((token, index) => ({ token, index })).slice(best[0], best[1]).filter(({ token }) => token.pos !== 'ADJ');
+  if (named.length === 1 && isEverydayWord(named[0]!.token, named[0]!.index)) return undefined;
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
   // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM
   // Studio", "with Kimi K2"). The tagger calls most capitalised words names, so a capital opening
@@ -169,9 +170,29 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   return shorten(sentenceCapital ? first.lower + text.slice(first.text.length) : text, 60);
 }
 
-/** A word written in lower case that is among the COMMON_WORDS most frequent English words. */
-function isEverydayWord(token: Token): boolean {
-  return token.text === token.lower && /^[a-z]+$/.test(token.text) && (wordVectors().rank(token.lower) ?? Infinity) <= COMMON_WORDS;
+/**
+ * The products a sentence names in its words. A product it names only by a link (products.ts:
+ * a huggingface.co link is "Hugging Face") still counts as a mention, but is not what the pain is
+ * about: "…fixed the tool-calling issues that have been plaguing Qwen3-Coder, see HF discussion
+ * [here](https://huggingface.co/…)" is not a reason to "Write the plain guide to Hugging Face".
+ */
+function namedProducts(ctx: Pick<MoveContext, 'products' | 'sentence'>): string[] {
+  const words = squeeze(ctx.sentence.replace(/https?:\/\/\S+/g, ' '));
+  return ctx.products.filter((product) => words.includes(squeeze(product)));
+}
+
+/** Lower case letters and digits only: "LM Studio" is named by "LM studio" and "LMStudio". */
+function squeeze(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+}
+
+/**
+ * A word written in lower case, or opening the sentence with only its capital ("Concerns about…"),
+ * that is among the COMMON_WORDS most frequent English words.
+ */
+function isEverydayWord(token: Token, index: number): boolean {
+  const written = index === 0 ? token.text.charAt(0).toLowerCase() + token.text.slice(1) : token.text;
+  return written === token.lower && /^[a-z]+$/.test(written) && (wordVectors().rank(token.lower) ?? Infinity) <= COMMON_WORDS;
 }
 
 /**
