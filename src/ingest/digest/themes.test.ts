@@ -269,6 +269,15 @@ describe('theme grouper', () => {
     assert.doesNotMatch(title, /bullshit/i, title);
   });
 
+  test('a title never opens with a word that only points ("Slow particular model")', () => {
+    const title = titleOfTheme([
+      pain('q1', 'On this particular model it is painfully slow.', 'Speculative decoding benchmarks'),
+      pain('q2', 'This particular model is so slow on my Mac.', 'Mac inference numbers'),
+      pain('q3', 'The particular model I use runs painfully slow with long prompts.', 'Long prompts on Apple silicon'),
+    ]);
+    assert.doesNotMatch(title, /particular/i, title);
+  });
+
   test('context: the thread title, not the post text (it made unrelated posts look alike)', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
     assert.equal(painContext(thread), 'Out of memory');

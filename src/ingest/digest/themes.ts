@@ -720,7 +720,7 @@ function namesOf(tokens: readonly Token[]): { key: string; display: string }[] {
 
 const NAME_WORDS = 3;
 /** Adjectives of size or degree: they say how much, not what. */
-const QUALITIES = new Set('big bigger biggest huge tiny actual full real whole entire simple basic main certain specific general'.split(' '));
+const QUALITIES = new Set('big bigger biggest huge tiny actual full real whole entire simple basic main certain specific particular various several general'.split(' '));
 
 /**
  * A noun chunk worth naming a theme, keyed by its lower-cased words and its head's lemma; undefined
