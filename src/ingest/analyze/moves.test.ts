@@ -114,8 +114,8 @@ test("a name keeps its capitals; only a common word opening the sentence loses i
 });
 
 test('one everyday word nearest the cue names nothing: the move speaks of the quote, not of a farther phrase', () => {
-  // "reviews" is what could not be found, not what fails; a farther phrase ("R9700") is no closer to the pain.
-  assert.equal(moves("The R9700 launched yesterday, but I couldn't find any reviews online.").content.title, 'Write the fix for this failure');
+  // "approach" names nothing to fix; a farther phrase ("RTX 3090") is no closer to the pain.
+  assert.equal(moves('On my RTX 3090 that approach keeps failing.').content.title, 'Write the fix for this failure');
   assert.equal(moves('My server failed twice last night.').content.title, 'Write the fix for this failure');
   // A name or a compound still does, in lower case too.
   assert.equal(moves('The tokenizer keeps failing on long prompts.').content.title, 'Write the fix for tokenizer failing');
@@ -137,4 +137,16 @@ test('a product named only by a link is not the subject, nor positioned against;
 
 test('an everyday word opening the sentence is still an everyday word ("Concerns", "Output")', () => {
   assert.equal(moves('Output keeps failing after a few turns.').content.title, 'Write the fix for this failure');
+});
+
+test("what people can't find gets a move to publish it, not a fix for something that failed", () => {
+  const docs = moves('I cannot find any documentation regarding the gaze detection.');
+  assert.equal(docs.content.title, "Publish what people can't find");
+  assert.match(docs.content.body, /come up empty/);
+  assert.equal(moves("I googled and couldn't find much info on installing Jan as LXC on proxmox.", ['Jan']).content.title, "Publish what people can't find on Jan");
+});
+
+test('a gerund used as a preposition ends a subject ("documentation regarding…"); a compound stays ("instruction following")', () => {
+  assert.equal(moves('The documentation regarding tool calls keeps failing me.').content.title, 'Write the fix for documentation failing');
+  assert.match(moves('It has terrible instruction following and hallucinates more.').content.title, /instruction following/);
 });

@@ -56,7 +56,7 @@ export function movesFor(ctx: MoveContext): Moves {
       },
     };
   }
-  const moves: Moves = { content: contentMove(ctx.reading.kind, subject, said, where, us) };
+  const moves: Moves = { content: FIND_BLOCKED.test(ctx.sentence) ? findMove(product, said, where) : contentMove(ctx.reading.kind, subject, said, where, us) };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
       title: subject ? `Make the price of ${subject} easy to compare` : 'Make your price easy to compare',
@@ -76,6 +76,21 @@ export function movesFor(ctx: MoveContext): Moves {
     };
   }
   return moves;
+}
+
+/**
+ * "I can't find any documentation on X", "couldn't find a GGUF for it": what is missing is
+ * something to find, not a fix (nothing failed) nor a guide to a thing that does not exist yet.
+ * The title names only a product: the phrase nearest the cue is what cannot be found ("any
+ * documentation", "much info"), which says less than the quote above the move.
+ */
+const FIND_BLOCKED = /\b(?:can(?:no|['’])?t|couldn['’]?t|could not|can not|unable to)\s+(?:(?:even|really|seem to|actually|still|ever|just|quite)\s+)*(?:find|locate)\b/i;
+
+function findMove(product: string | undefined, said: string, where: string): Move {
+  return {
+    title: product ? `Publish what people can't find on ${product}` : "Publish what people can't find",
+    body: `${said} People in ${where} look for this and come up empty. Reply with where it is (a link, the exact setting or command), or say plainly that it does not exist yet, then publish it where a search finds it.`,
+  };
 }
 
 function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {
@@ -195,13 +210,19 @@ function isEverydayWord(token: Token, index: number): boolean {
   return written === token.lower && /^[a-z]+$/.test(written) && (wordVectors().rank(token.lower) ?? Infinity) <= COMMON_WORDS;
 }
 
+/** Gerunds used as prepositions: "documentation regarding tool calls" is about documentation. */
+const PREPOSITION_GERUNDS = new Set(['regarding', 'including', 'concerning', 'considering', 'excluding', 'involving', 'according']);
+
 /**
- * A chunk without a gerund at its end that starts a verb phrase: "hard time trying" of "a hard
- * time trying to figure out" is "hard time" (vague, so no subject), while "tool calling" stays.
+ * A chunk up to a gerund that acts as a preposition ("documentation regarding tool calls" is
+ * "documentation"), and without a gerund at its end that starts a verb phrase ("hard time trying"
+ * of "a hard time trying to figure out" is "hard time": vague, so no subject). "Tool calling" and
+ * "instruction following" stay.
  */
 function withoutVerbTail(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
   const last = tokens[to - 1];
   const next = tokens[to];
+  for (let i = from + 1; i < to; i++) if (tokens[i]!.pos === 'VERB' && PREPOSITION_GERUNDS.has(tokens[i]!.lower)) return [from, i];
   if (to - from > 1 && last?.pos === 'VERB' && /ing$/.test(last.lower) && next?.lower === 'to') return [from, to - 1];
   return [from, to];
 }

@@ -1,6 +1,6 @@
 /**
- * Move subjects judged blind (test/fixtures/quality/move-subjects/README.md): per round, two
- * annotators compared the move title before and after a subject rule on 60 pains it changes, not
+ * Move titles judged blind (test/fixtures/quality/move-subjects/README.md): per round, two
+ * annotators compared the move title before and after a rule on 40–60 pains it changes, not
  * knowing which was which. Prints which title each preferred and how each title was rated.
  *
  *   node --import tsx test/ingest/quality/move-subjects.ts
@@ -38,7 +38,7 @@ export function moveScores(answers: Answer[], key: Key[]) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log('| round | annotator | prefers new | prefers old | same | new: good / ok / bad | old: good / ok / bad |\n|---|---|---|---|---|---|---|');
-  for (const round of [1, 2]) {
+  for (const round of [1, 2, 3]) {
     const key = read<Key[]>(`round-${round}-key.json`);
     for (const annotator of [1, 2]) {
       const s = moveScores(read<Answer[]>(`round-${round}-answers-${annotator}.json`), key);
