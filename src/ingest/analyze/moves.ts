@@ -56,7 +56,8 @@ export function movesFor(ctx: MoveContext): Moves {
       },
     };
   }
-  const moves: Moves = { content: FIND_BLOCKED.test(ctx.sentence) ? findMove(product, said, where) : contentMove(ctx.reading.kind, subject, said, where, us) };
+  const searching = FIND_BLOCKED.test(ctx.sentence);
+  const moves: Moves = { content: searching ? findMove(product, said, where) : contentMove(ctx.reading.kind, subject, said, where, us) };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
       title: subject ? `Make the price of ${subject} easy to compare` : 'Make your price easy to compare',
@@ -69,7 +70,9 @@ export function movesFor(ctx: MoveContext): Moves {
       body: `${said} If ${us} already does this, reply and show it; if not, log it with this thread as evidence and tell the poster when it lands.`,
     };
   }
-  if (product && (ctx.reading.kind === 'failure' || ctx.reading.kind === 'frustration' || ctx.reading.kind === 'speed' || ctx.reading.kind === 'missing')) {
+  // Not finding something about a product is not the product falling short ("couldn't find a TTS
+  // engine as good as Kokoro" praises Kokoro).
+  if (product && !searching && (ctx.reading.kind === 'failure' || ctx.reading.kind === 'frustration' || ctx.reading.kind === 'speed' || ctx.reading.kind === 'missing')) {
     moves.position = {
       title: `Position ${us} against ${product}`,
       body: `${said} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers or a short clip rather than claims.`,
