@@ -176,8 +176,9 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   // the complaint about purpose", "Write the fix for reviews failing" of "couldn't find any
   // reviews"): the move then speaks of the quote. A farther phrase is not taken instead: it is
   // further still from what the pain is about.
-  const named = ctx.tokens.map((token, index) => ({ token, index })).slice(best[0], best[1]).filter(({ token }) => token.pos !== 'ADJ');
-  if (named.length === 1 && isEverydayWord(named[0]!.token, named[0]!.index)) return undefined;
+  const named: number[] = [];
+  for (let i = best[0]; i < best[1]; i++) if (ctx.tokens[i]!.pos !== 'ADJ') named.push(i);
+  if (named.length === 1 && isEverydayWord(ctx.tokens[named[0]!]!, named[0]!)) return undefined;
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
   // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM
   // Studio", "with Kimi K2"). The tagger calls most capitalised words names, so a capital opening

@@ -36,18 +36,17 @@ const ETC = /(?:^|[\s(])etc\.$/i;
 const MAX_PARENTHESIS = 400;
 
 /**
- * A line's sentences. A sentence ends at . ! or ? followed by a space ("llama.cpp" and "3.5" stay
- * whole), except after an abbreviation, and not inside a parenthesis that closes later on the
- * line ("(YMMV. For me it is fast enough.)"): a quote cut there starts "vLLM) handle…" or ends
- * "(e.g." and reads as broken. Every sentence is a verbatim slice of the line.
+ * A line's sentences. A sentence ends where `sentenceEnds` says it may, except after an
+ * abbreviation, and not inside a parenthesis that closes later on the line ("(YMMV. For me it is
+ * fast enough.)"): a quote cut there starts "vLLM) handle…" or ends "(e.g." and reads as broken.
+ * Every sentence is a verbatim slice of the line.
  */
 function lineSentences(line: string): string[] {
   const out: string[] = [];
-  const ends = [...line.matchAll(/[.!?]\s+/g)].map((m) => ({ end: m.index + 1, next: m.index + m[0].length }));
   let start = 0;
   let depth = 0;
   let scanned = 0;
-  for (const { end, next } of ends) {
+  for (const { end, next } of sentenceEnds(line)) {
     depth += parenthesisDepth(line.slice(scanned, end));
     scanned = end;
     const sentence = line.slice(start, end);
@@ -62,6 +61,14 @@ function lineSentences(line: string): string[] {
   const last = line.slice(start).trim();
   if (last.length > 0) out.push(last);
   return out.filter((s) => s.length > 0);
+}
+
+/**
+ * Where a sentence may end: after . ! or ? followed by a space ("llama.cpp" and "3.5" stay whole).
+ * `end` is just after the mark, `next` where the next sentence starts.
+ */
+function sentenceEnds(text: string): { end: number; next: number }[] {
+  return [...text.matchAll(/[.!?]\s+/g)].map((m) => ({ end: m.index + 1, next: m.index + m[0].length }));
 }
 
 /** Opened minus closed parentheses of a piece of text; negative when it closes more than it opens. */
@@ -174,8 +181,12 @@ export function titleCase(tokens: readonly Token[]): boolean {
  * its pieces and only the quote a founder reads is the whole sentence.
  */
 export function readingPieces(sentence: string): string[] {
-  return sentence
-    .split(/(?<=[.!?])\s+/)
-    .map((piece) => piece.trim())
-    .filter((piece) => piece.length > 0);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const { end, next } of sentenceEnds(sentence)) {
+    pieces.push(sentence.slice(start, end));
+    start = next;
+  }
+  pieces.push(sentence.slice(start));
+  return pieces.map((piece) => piece.trim()).filter((piece) => piece.length > 0);
 }
