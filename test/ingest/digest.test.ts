@@ -159,6 +159,19 @@ for (const dialect of DIALECTS) {
     });
     after(() => svc.close());
 
+    test('a product new to the project is named by the spelling its batch uses most, not by the first one seen', async () => {
+      // Untracked here, so no memory spelling applies; a headline's "VLLM" comes first.
+      await createDigestProject(svc.store, svc.users.alice, 'prj_spellings', { competitors: [] });
+      const texts = ['I switched to VLLM last week.', 'I switched to vLLM for batching and it works.', 'We moved from Ollama to vLLM for throughput.'];
+      const crafted = texts.map((selftext, i) => ({ ...threads[0]!, id: `spell${i}`, url: `https://www.reddit.com/r/LocalLLaMA/comments/spell${i}/`, permalink: `/r/LocalLLaMA/comments/spell${i}/`, title: 'Serving setup', selftext, comments: [], postCreatedAt: new Date(times[0]! + i * 1000).toISOString() }));
+      const run = await runDigest({ store: svc.store, projectId: 'prj_spellings', source: memorySource(crafted), window: FULL });
+      assert.equal(run.status, 'complete', run.error ?? '');
+      const res = await svc.invoke(svc.keys.alice, { capability: 'competitors.list', project: 'prj_spellings', input: {} });
+      const names = res.body.data.competitors.map((c: { name: string }) => c.name);
+      assert.ok(names.includes('vLLM'), names.join(', '));
+      assert.ok(!names.includes('VLLM'), names.join(', '));
+    });
+
     test('a second window joins the first one’s themes and yields the same signals as one run', async () => {
       await createDigestProject(svc.store, svc.users.alice, 'prj_halves');
       await createDigestProject(svc.store, svc.users.alice, 'prj_whole');

@@ -448,6 +448,7 @@ class RunWork {
     const batch = threads.map((thread, i) => ({ thread, found: analysed[i] ?? [] }));
     this.postsAnalyzed += batch.length;
     const at = this.now().toISOString();
+    this.learnSpellings(batch.flatMap(({ found }) => found));
     const rows: SignalsTable[] = [];
     for (const { thread, found } of batch) {
       this.signalsFound += found.length;
@@ -586,7 +587,8 @@ class RunWork {
   }
 
   private signalRow(thread: SourceThread, s: FoundSignal): SignalsTable {
-    const competitor = s.competitor === null ? null : (this.spellings.get(productKey(s.competitor)) ?? this.remember(s.competitor));
+    // learnSpellings has named every product of the batch.
+    const competitor = s.competitor === null ? null : (this.spellings.get(productKey(s.competitor)) ?? s.competitor);
     const key = competitor === null ? null : competitorKey(competitor);
     return {
       id: derivedId('sig', this.projectId, thread.id, s.kind, s.quote, key ?? ''),
@@ -604,10 +606,28 @@ class RunWork {
     };
   }
 
-  private remember(name: string): string {
-    this.spellings.set(productKey(name), name);
-    return name;
+  /**
+   * A product new to the project is named by the spelling its batch uses most ("vLLM" 40 times
+   * against one "VLLM" headline), not by whichever came first: that spelling names it from then
+   * on, in every signal and in competitors.list. Ties go to the first seen.
+   */
+  private learnSpellings(found: readonly FoundSignal[]): void {
+    const counts = new Map<string, Map<string, number>>();
+    for (const s of found) {
+      if (s.competitor === null) continue;
+      const key = productKey(s.competitor);
+      if (this.spellings.has(key)) continue;
+      const spellings = counts.get(key) ?? new Map<string, number>();
+      spellings.set(s.competitor, (spellings.get(s.competitor) ?? 0) + 1);
+      counts.set(key, spellings);
+    }
+    for (const [key, spellings] of counts) {
+      let best: [string, number] | undefined;
+      for (const entry of spellings) if (!best || entry[1] > best[1]) best = entry;
+      this.spellings.set(key, best![0]);
+    }
   }
+
 }
 
 function competitorTheme(id: string, projectId: string, product: string, at: string): ThemesTable {
