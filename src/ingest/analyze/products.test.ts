@@ -58,6 +58,8 @@ describe('product names', () => {
       'We compared it with AMD GPUs and System VRAM limits.',
       'Christmas break was better than Thanksgiving this year.',
       'OpenAI released a new model and Alibaba announced another.',
+      // People compromise does not know, named like products in this community.
+      'Compared to Musk and Zuck, I trust nobody: Zuck vs Altman is the real fight.',
     ]) {
       assert.deepEqual(find(s), [], s);
     }

@@ -126,7 +126,10 @@ const NEVER = new Set(
     'english spanish french german chinese mandarin japanese korean italian portuguese russian arabic hindi dutch latin ' +
     'python javascript typescript java rust golang kotlin swift ruby php perl haskell cpp csharp sql html css bash ' +
     'linux windows macos mac osx ubuntu debian fedora arch android ios wsl unix ' +
-    'reddit subreddit edit update tldr tl;dr imo imho tbh fyi psa eli5 op ama'
+    'reddit subreddit edit update tldr tl;dr imo imho tbh fyi psa eli5 op ama ' +
+    // People the community names the way it names products ("switched to Grok because Elon…",
+    // "Zuck vs Altman"); compromise does not know them, and a people list is never a product list.
+    'elon musk zuck zuckerberg altman sama jensen karpathy lecun hinton amodei hassabis nadella pichai bezos'
   ).split(' '),
 );
 

@@ -627,7 +627,6 @@ class RunWork {
       this.spellings.set(key, best![0]);
     }
   }
-
 }
 
 function competitorTheme(id: string, projectId: string, product: string, at: string): ThemesTable {
