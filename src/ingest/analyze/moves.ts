@@ -27,7 +27,7 @@ export interface MoveContext {
   project: string;
 }
 
-/** Words this frequent are ordinary words when a sentence opens with them ("Memory", "Tool"), not names ("Kimi"). */
+/** Words this frequent are everyday words, in lower case or opening a sentence ("Memory", "Tool"), not names ("Kimi"). */
 const COMMON_WORDS = 10_000;
 
 /** A subject whose last word is the failure itself ("request failures", "OOM errors"). */
@@ -40,13 +40,13 @@ const NAMES_A_FAILURE = /\b(?:failures?|errors?|crash(?:es)?|bugs?|issues?|probl
 const FIXED_EXPRESSIONS = /\b(?:out of the box|on the fly|at the end of the day|in the long run|in the meantime|at the moment|for the most part|on the other hand|in the first place|in the end|by the way|trial and error|at this point|at the same time|in the wild)\b/gi;
 
 export function movesFor(ctx: MoveContext): Moves {
+  const product = namedProducts(ctx)[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
-  const subject = subjectOf(ctx);
+  const subject = product ?? subjectOf(ctx);
   // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
   const said = `“${clip(ctx.sentence, 140)}”`;
   const where = placeOf(ctx.community);
   const us = ctx.project || 'your product';
-  const product = namedProducts(ctx)[0];
   if (ctx.reading.howTo) {
     const task = taskOf(ctx.sentence);
     return {
@@ -139,12 +139,10 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
 }
 
 /**
- * What the pain is about: a product it names, else the noun phrase nearest its cue; undefined when
- * no phrase names anything (only pronouns, vague words or the cue itself).
+ * What a pain that names no product is about: the noun phrase nearest its cue; undefined when no
+ * phrase names anything (only pronouns, vague words or the cue itself).
  */
-export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'products' | 'sentence'>): string | undefined {
-  const product = namedProducts(ctx)[0];
-  if (product) return product;
+function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>): string | undefined {
   const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
   const chunks = nounChunks(ctx.tokens).map((c) => withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c))).filter(([from, to]) => {
     if (to <= from) return false;
@@ -182,10 +180,10 @@ export function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'product
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
   // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM
   // Studio", "with Kimi K2"). The tagger calls most capitalised words names, so a capital opening
-  // the sentence goes when its word is among the COMMON_WORDS most frequent English words.
+  // the sentence goes when its word is an everyday word.
   const text = phrase(ctx.tokens, best[0], best[1]);
   const first = ctx.tokens[best[0]]!;
-  const sentenceCapital = best[0] === 0 && /^[A-Z][a-z]+$/.test(first.text) && (wordVectors().rank(first.lower) ?? Infinity) <= COMMON_WORDS;
+  const sentenceCapital = best[0] === 0 && first.text !== first.lower && isEverydayWord(first, 0);
   return shorten(sentenceCapital ? first.lower + text.slice(first.text.length) : text, 60);
 }
 

@@ -60,7 +60,7 @@ function lineSentences(line: string): string[] {
   }
   const last = line.slice(start).trim();
   if (last.length > 0) out.push(last);
-  return out.filter((s) => s.length > 0);
+  return out;
 }
 
 /**
