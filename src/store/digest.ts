@@ -6,9 +6,9 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { refreshDerived } from './derived.ts';
-import type { PostsTable, SignalsTable, ThemesTable } from './schema.ts';
+import type { NameSizesTable, PostsTable, SignalsTable, ThemesTable } from './schema.ts';
 import { groupBy } from './group.ts';
-import { dropThemeDocs, indexSignalIds, indexThemeIds } from './search.ts';
+import { dropSignalDocs, dropThemeDocs, indexSignalIds, indexThemeIds } from './search.ts';
 import { upsertPosts, upsertThemes } from './writes.ts';
 
 /** A stored pain as the theme grouper reads it (ingest/digest/themes.ts PainDoc, before its context). */
@@ -86,12 +86,21 @@ export async function productNames(db: Db, projectId: string): Promise<string[]>
   return rows.map((r) => r.name);
 }
 
+/** How the project's threads have written each name family so far (ingest/analyze/model-sizes.ts). */
+export async function nameSizes(db: Db, projectId: string): Promise<NameSizesTable[]> {
+  return db.selectFrom('name_sizes').selectAll().where('project_id', '=', projectId).execute();
+}
+
 export interface DigestBatch {
   posts: PostsTable[];
   signals: SignalsTable[];
   themes: ThemesTable[];
   /** Stored pains that left the unthemed pool: signal id → theme id. */
   assigned?: Map<string, string>;
+  /** Name families whose counts this batch changed, with their new totals. */
+  nameSizes?: NameSizesTable[];
+  /** Products found to be model families: their mentions, and their themes left empty, go. */
+  notProducts?: string[];
 }
 
 /**
@@ -112,8 +121,45 @@ export async function writeDigestBatch(db: Db, projectId: string, batch: DigestB
     }
     await indexSignalIds(trx, projectId, batch.signals.map((s) => s.id));
     await assignThemes(trx, projectId, batch.assigned ?? new Map());
+    await upsertNameSizes(trx, batch.nameSizes ?? []);
+    await dropMentions(trx, projectId, batch.notProducts ?? []);
     await refreshDerived(trx, projectId);
   });
+}
+
+/**
+ * Every mention of these products (competitor keys), with their search documents, and the
+ * competitor themes that held only them. A signal is what the analyzer read in one sentence; a
+ * name the project's threads later show to be a model family was never a product, and leaving its
+ * early mentions would keep it in competitors.list for good.
+ */
+async function dropMentions(db: Db, projectId: string, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const signals = (await db.selectFrom('signals').select('id').where('project_id', '=', projectId).where('kind', '=', 'competitor').where('competitor_key', 'in', keys).execute()).map((r) => r.id);
+  if (signals.length === 0) return;
+  await dropSignalDocs(db, projectId, signals);
+  await db.deleteFrom('signals').where('project_id', '=', projectId).where('kind', '=', 'competitor').where('competitor_key', 'in', keys).execute();
+  const empty = await db
+    .selectFrom('themes as t')
+    .select('t.id')
+    .where('t.project_id', '=', projectId)
+    .where('t.type', '=', 'competitor')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('signals as s').select('s.id').whereRef('s.theme_id', '=', 't.id'))))
+    .execute();
+  const themes = empty.map((r) => r.id);
+  if (themes.length === 0) return;
+  await dropThemeDocs(db, projectId, themes);
+  await db.deleteFrom('themes').where('project_id', '=', projectId).where('id', 'in', themes).execute();
+}
+
+async function upsertNameSizes(db: Db, rows: readonly NameSizesTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('name_sizes')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['project_id', 'family']).doUpdateSet((eb) => ({ sized: eb.ref('excluded.sized'), mentions: eb.ref('excluded.mentions') })))
+      .execute();
+  }
 }
 
 /** Pains of this project move into themes (one statement per theme). */

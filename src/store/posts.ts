@@ -1,5 +1,5 @@
 import type { SourcePost } from '../domain/resources.ts';
-import { newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
+import { eachComment, newestComments, renderThreadMarkdown, type ThreadComment } from '../domain/thread.ts';
 import type { Db } from './db.ts';
 import { parseJson } from './json.ts';
 import { prepareQuery } from './prepared.ts';
@@ -66,6 +66,19 @@ export async function postsByIds(db: Db, projectId: string, ids: string[], comme
     for (const r of rows) posts.set(r.id, toSourcePost(r, commentLimit));
   }
   return posts;
+}
+
+/**
+ * Of the posts `ids`, those the project already holds, each with the ids of its stored comments:
+ * what a run has read before, so that it counts only what is new of a thread collected again.
+ */
+export async function storedCommentIds(db: Db, projectId: string, ids: string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (let at = 0; at < ids.length; at += ID_SLICE) {
+    const rows = await db.selectFrom('posts').select(['id', 'comments']).where('project_id', '=', projectId).where('id', 'in', ids.slice(at, at + ID_SLICE)).execute();
+    for (const r of rows) out.set(r.id, new Set(Array.from(eachComment(parseJson<ThreadComment[]>(r.comments)), (c) => c.id)));
+  }
+  return out;
 }
 
 function leftOutLine(left: number, postId: string): string {

@@ -145,7 +145,7 @@ export async function renameProject(db: Db, id: string, name: string, at = new D
 }
 
 /** Tables holding a project's data, by `project_id`; the project row goes last. */
-const PROJECT_TABLES = ['signals', 'posts', 'themes', 'theme_totals', 'competitor_totals', 'briefs', 'runs', 'source_cursors', 'digest_leases', 'search_docs'] as const;
+const PROJECT_TABLES = ['signals', 'posts', 'themes', 'theme_totals', 'competitor_totals', 'name_sizes', 'briefs', 'runs', 'source_cursors', 'digest_leases', 'search_docs'] as const;
 
 /** Every row of the project's data and the project itself; call inside a transaction. */
 export async function deleteProjectRows(trx: Db, id: string): Promise<void> {

@@ -139,6 +139,14 @@ export interface CompetitorTotalsTable {
   last_seen_at: string;
 }
 
+/** How a project's threads write a name family: with a parameter count, or as a product (migration 008). */
+export interface NameSizesTable {
+  project_id: string;
+  family: string;
+  sized: number;
+  mentions: number;
+}
+
 /** Who may run a project's digest now (DESIGN §8); see migration 003. */
 export interface DigestLeasesTable {
   project_id: string;
@@ -225,6 +233,7 @@ export interface Schema {
   runs: RunsTable;
   theme_totals: ThemeTotalsTable;
   competitor_totals: CompetitorTotalsTable;
+  name_sizes: NameSizesTable;
   settings: SettingsTable;
   digest_leases: DigestLeasesTable;
   source_cursors: SourceCursorsTable;

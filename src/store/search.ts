@@ -106,6 +106,11 @@ export async function dropThemeDocs(db: AnyDb, projectId: string, themeIds: stri
   await replace(db, projectId, themeIds.map((id) => sourceOf('theme', id)), []);
 }
 
+/** Signals deleted (a name found to be a model family, not a product): so are their documents. */
+export async function dropSignalDocs(db: AnyDb, projectId: string, signalIds: string[]): Promise<void> {
+  await replace(db, projectId, signalIds.map((id) => sourceOf('signal', id)), []);
+}
+
 /** Every document of a project; call with the project's other rows, in one transaction. */
 export async function dropProjectDocs(db: AnyDb, projectId: string): Promise<void> {
   if (!isPostgres(db)) await sql`delete from search_fts where rowid in (select id from search_docs where project_id = ${projectId})`.execute(db);

@@ -172,6 +172,32 @@ for (const dialect of DIALECTS) {
       assert.ok(!names.includes('VLLM'), names.join(', '));
     });
 
+    test('a name the threads write with a parameter count is a model family, not a competitor, in this run and the next', async () => {
+      await createDigestProject(svc.store, svc.users.alice, 'prj_models', { competitors: [] });
+      const crafted = (texts: string[], from: number) =>
+        texts.map((selftext, i) => ({ ...threads[0]!, id: `model${from + i}`, url: `https://www.reddit.com/r/LocalLLaMA/comments/model${from + i}/`, permalink: `/r/LocalLLaMA/comments/model${from + i}/`, title: 'Local setup', selftext, comments: [], postCreatedAt: new Date(times[0]! + (from + i) * 1000).toISOString() }));
+      const listed = async () => {
+        const res = await svc.invoke(svc.keys.alice, { capability: 'competitors.list', project: 'prj_models', input: {} });
+        return res.body.data.competitors.map((c: { name: string }) => c.name) as string[];
+      };
+      const first = await runDigest({
+        store: svc.store,
+        projectId: 'prj_models',
+        source: memorySource(crafted(['QwQ-32B is out and it beats everything at this size.', 'I switched from Ollama to QwQ for coding.', 'We switched to QwQ and never looked back.', 'I run QwQ 32B at Q4 on one card.'], 0)),
+        window: FULL,
+      });
+      assert.equal(first.status, 'complete', first.error ?? '');
+      let names = await listed();
+      assert.ok(names.includes('Ollama'), names.join(', '));
+      assert.ok(!names.includes('QwQ'), names.join(', '));
+      // The next run's thread alone says nothing of sizes: what the project read before decides.
+      const second = await runDigest({ store: svc.store, projectId: 'prj_models', source: memorySource(crafted(['Honestly I switched to QwQ last week.'], 10)), window: FULL });
+      assert.equal(second.status, 'complete', second.error ?? '');
+      assert.equal(second.signalCounts.competitor, 0);
+      names = await listed();
+      assert.ok(!names.includes('QwQ'), names.join(', '));
+    });
+
     test('a second window joins the first one’s themes and yields the same signals as one run', async () => {
       await createDigestProject(svc.store, svc.users.alice, 'prj_halves');
       await createDigestProject(svc.store, svc.users.alice, 'prj_whole');

@@ -60,6 +60,7 @@ describe('product names', () => {
       'OpenAI released a new model and Alibaba announced another.',
       // People compromise does not know, named like products in this community.
       'Compared to Musk and Zuck, I trust nobody: Zuck vs Altman is the real fight.',
+      'It’s the case with Elon Musk.',
     ]) {
       assert.deepEqual(find(s), [], s);
     }

@@ -459,6 +459,8 @@ function remembered(verdict: (text: string) => boolean): (text: string) => boole
 function plausibleName(name: string): boolean {
   const key = productKey(name);
   if (key.length < 2 || NEVER.has(key) || NEVER.has(name.toLowerCase())) return false;
+  // "Elon Musk", "Spring Break": every word a never-word (the list holds single words).
+  if (name.toLowerCase().split(/[\s\-_]+/).every((word) => NEVER.has(word))) return false;
   if (/^\d|\b\d+(?:\.\d+)?\s?(?:gb|mb|tb|kb|ghz|mhz|w|ms|s|k|b|m|t\/s|tok\/s|%)$/i.test(name)) return false;
   if (!/[A-Za-z]{2}/.test(name)) return false;
   const doc = nlpCompromise(name);

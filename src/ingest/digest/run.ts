@@ -27,6 +27,7 @@ import {
   competitorThemeIds,
   existingSignalIds,
   mergeThemes,
+  nameSizes,
   painThemeDocs,
   pooledPains,
   productNames,
@@ -39,6 +40,7 @@ import {
 } from '../../store/digest.ts';
 import { toJson } from '../../store/json.ts';
 import { claimLease, releaseLease, renewLease } from '../../store/leases.ts';
+import { storedCommentIds } from '../../store/posts.ts';
 import { getProject } from '../../store/projects.ts';
 import { advanceRun, recordRunProgress } from '../../store/runs.ts';
 import type { SignalsTable, ThemesTable } from '../../store/schema.ts';
@@ -46,9 +48,11 @@ import { upsertBriefs } from '../../store/writes.ts';
 import { postRowOf } from '../rows.ts';
 import type { Analyzer, AnalyzerRun, FoundSignal } from '../analyze/analyzer.ts';
 import { rulesAnalyzer } from '../analyze/rules.ts';
+import { familyKey } from '../analyze/products.ts';
 import { productKey } from '../analyze/text.ts';
 import type { CommunityOutcome, Source, SourceThread } from '../sources/source.ts';
 import { buildBrief, CONTENT_ITEMS, type RankedTheme } from './brief.ts';
+import { NameSizes } from './name-sizes.ts';
 import { painContext, POOL_MAX, ThemeGrouper, type PainDoc } from './themes.ts';
 import { windowLabel, type Window } from './window.ts';
 
@@ -372,6 +376,9 @@ class RunWork {
   private readonly grouper: ThemeGrouper;
   private readonly seenPosts = new Set<string>();
   private readonly spellings = new Map<string, string>();
+  private readonly sizes: NameSizes;
+  /** This run's signals of each product (competitor key), so a product found to be a model leaves the counts. */
+  private readonly mentionsFound = new Map<string, number>();
   private readonly competitorThemes = new Set<string>();
   /** Themes this run founded, and every theme it wrote (created or updated). */
   private readonly themesCreated = new Set<string>();
@@ -388,6 +395,7 @@ class RunWork {
     // A theme's id derives from its founding pain's signal id: unique (two posts saying the same
     // sentence found two themes, not one id twice) and the same whichever run founds it.
     this.grouper = new ThemeGrouper((founder) => derivedId('sov', projectId, 'pain', founder.signalId));
+    this.sizes = new NameSizes(projectId, memory.competitors.map((c) => c.name));
   }
 
   /** The project's themes and product spellings as they stand before this run. */
@@ -395,6 +403,7 @@ class RunWork {
     for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs.map(painDoc), theme.title);
     for (const pain of await pooledPains(this.store.db, this.projectId, POOL_MAX)) this.grouper.seedPool(painDoc(pain));
     for (const id of await competitorThemeIds(this.store.db, this.projectId)) this.competitorThemes.add(id);
+    this.sizes.seed(await nameSizes(this.store.db, this.projectId));
     for (const competitor of this.memory.competitors) this.spellings.set(productKey(competitor.name), competitor.name);
     for (const name of await productNames(this.store.db, this.projectId)) {
       if (!this.spellings.has(productKey(name))) this.spellings.set(productKey(name), name);
@@ -448,16 +457,17 @@ class RunWork {
     const batch = threads.map((thread, i) => ({ thread, found: analysed[i] ?? [] }));
     this.postsAnalyzed += batch.length;
     const at = this.now().toISOString();
+    this.sizes.weighPassages(threads, await storedCommentIds(this.store.db, this.projectId, threads.map((t) => t.id)));
     this.learnSpellings(batch.flatMap(({ found }) => found));
-    const rows: SignalsTable[] = [];
-    for (const { thread, found } of batch) {
-      this.signalsFound += found.length;
-      for (const s of found) {
-        this.signalCounts[s.kind] += 1;
-        rows.push(this.signalRow(thread, s));
-      }
-    }
-    const known = await existingSignalIds(this.store.db, rows.map((r) => r.id));
+    const found = batch.flatMap(({ thread, found }) => found.map((s) => this.signalRow(thread, s)));
+    const known = await existingSignalIds(this.store.db, found.map((r) => r.id));
+    this.sizes.weighMentions(found.flatMap((r) => (r.kind === 'competitor' && !known.has(r.id) ? [r.competitor!] : [])));
+    // Judged after this batch's own counts: a release thread writes "QwQ-32B" next to its first "QwQ".
+    const rows = found.filter((r) => r.kind !== 'competitor' || !this.sizes.namesModel(r.competitor!));
+    for (const r of rows) this.count(r);
+    const { rows: nameSizes, models } = this.sizes.settle();
+    const notProducts = this.keysOfFamilies(models);
+    for (const key of notProducts) this.forgetProduct(key);
     const fresh = rows.filter((r) => !known.has(r.id));
     const threadsById = new Map(batch.map(({ thread }) => [thread.id, thread]));
     const competitorThemes: ThemesTable[] = [];
@@ -478,6 +488,8 @@ class RunWork {
       signals: fresh,
       themes: [...this.changedPainThemes(at), ...new Map(competitorThemes.map((t) => [t.id, t])).values()],
       assigned,
+      nameSizes,
+      notProducts,
     });
     // Statistics recorded while the tables were nearly empty would plan every later statement
     // from that shape: FTS5's own range reads of its data table became scans, one per segment
@@ -584,6 +596,30 @@ class RunWork {
       { id, project_id: this.projectId, window: label, window_start: start, window_end: end, created_at: this.now().toISOString(), sections: toJson(sections) },
     ]);
     return { id, items };
+  }
+
+  private count(row: SignalsTable): void {
+    this.signalsFound += 1;
+    this.signalCounts[row.kind as SignalKind] += 1;
+    if (row.competitor_key !== null) this.mentionsFound.set(row.competitor_key, (this.mentionsFound.get(row.competitor_key) ?? 0) + 1);
+  }
+
+  /** The competitor keys of the project's products in these families (every spelling it has named them by). */
+  private keysOfFamilies(families: ReadonlySet<string>): string[] {
+    if (families.size === 0) return [];
+    return [...new Set([...this.spellings.values()].filter((name) => families.has(familyKey(name))).map(competitorKey))];
+  }
+
+  /** A product found to be a model family: its mentions and its theme (dropped by the store in this batch) leave the run's counts. */
+  private forgetProduct(key: string): void {
+    const found = this.mentionsFound.get(key) ?? 0;
+    this.signalsFound -= found;
+    this.signalCounts.competitor -= found;
+    this.mentionsFound.delete(key);
+    const theme = derivedId('sov', this.projectId, 'competitor', key);
+    this.competitorThemes.delete(theme);
+    this.themesCreated.delete(theme);
+    this.themesTouched.delete(theme);
   }
 
   private signalRow(thread: SourceThread, s: FoundSignal): SignalsTable {

@@ -6,6 +6,7 @@ import * as themeRecency from './004_theme_recency.ts';
 import * as memoryBuilds from './005_memory_builds.ts';
 import * as liveSources from './006_live_sources.ts';
 import * as search from './007_search.ts';
+import * as nameSizes from './008_name_sizes.ts';
 
 /** Applied in name order; a new migration is a new file and one line here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005_memory_builds': memoryBuilds,
   '006_live_sources': liveSources,
   '007_search': search,
+  '008_name_sizes': nameSizes,
 };

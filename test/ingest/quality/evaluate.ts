@@ -19,6 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { familyKey } from '../../../src/ingest/analyze/products.ts';
 import { threadReader } from '../../../src/ingest/analyze/rules.ts';
+import { NameSizes } from '../../../src/ingest/digest/name-sizes.ts';
 import type { AnalyzerMemory } from '../../../src/ingest/analyze/analyzer.ts';
 import type { BundlePost } from '../../../src/ingest/bundle.ts';
 import { fixtureThreads } from '../../helpers/reddit-export.ts';
@@ -155,7 +156,22 @@ export function evaluate(labels: PostResult['label'][] = loadLabels(), memory = 
     const painHit = label.pain && predictedQuotes.some((p) => label.quotes.some((q) => overlaps(post, p, q)));
     results.push({ label, post, predictedQuotes, predictedProducts, predictedNames: names, painHit });
   }
-  return score(results, memory, labelledProducts(loadLabels()));
+  return score(withoutModels(results, memory), memory, labelledProducts(loadLabels()));
+}
+
+/**
+ * What competitors.list would show: names the scored posts write as model families ("QwQ-32B")
+ * leave, as a run over those posts would drop them (ingest/digest/name-sizes.ts). The posts are
+ * read without their comments, so the counts are too.
+ */
+function withoutModels(results: PostResult[], memory: AnalyzerMemory): PostResult[] {
+  const sizes = new NameSizes('evaluation', memory.competitors.map((c) => c.name));
+  sizes.weighPassages(results.map((r) => ({ ...r.post, comments: [] })), new Map());
+  sizes.weighMentions(results.flatMap((r) => r.predictedNames));
+  return results.map((r) => {
+    const predictedNames = r.predictedNames.filter((name) => !sizes.namesModel(name));
+    return { ...r, predictedNames, predictedProducts: [...new Set(predictedNames.map(familyKey))] };
+  });
 }
 
 /** The scores of some of the results (one half, or all). */
