@@ -455,7 +455,7 @@ function remembered(verdict: (text: string) => boolean): (text: string) => boole
   };
 }
 
-/** Not a place, person, date, holiday, language, platform, unit or quantity. */
+/** Not a place or its people ("American"), person, date, holiday, language, platform, unit or quantity. */
 function plausibleName(name: string): boolean {
   const key = productKey(name);
   if (key.length < 2 || NEVER.has(key) || NEVER.has(name.toLowerCase())) return false;
@@ -464,5 +464,5 @@ function plausibleName(name: string): boolean {
   if (/^\d|\b\d+(?:\.\d+)?\s?(?:gb|mb|tb|kb|ghz|mhz|w|ms|s|k|b|m|t\/s|tok\/s|%)$/i.test(name)) return false;
   if (!/[A-Za-z]{2}/.test(name)) return false;
   const doc = nlpCompromise(name);
-  return !(doc.has('#Place') || doc.has('#Person') || doc.has('#Date') || doc.has('#Month') || doc.has('#WeekDay') || doc.has('#Holiday'));
+  return !(doc.has('#Place') || doc.has('#Demonym') || doc.has('#Person') || doc.has('#Date') || doc.has('#Month') || doc.has('#WeekDay') || doc.has('#Holiday'));
 }
