@@ -32,7 +32,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readPassage } from '../src/ingest/analyze/rules.ts';
-import { familyKey, KNOWN_NAMES_PATH, linkSites, NO_KNOWN_NAMES, productMatcher, trackedProducts, type KnownNames } from '../src/ingest/analyze/products.ts';
+import { familyKey, KNOWN_NAMES_PATH, linkSites, NO_KNOWN_NAMES, productMatcher, trackedProducts, type KnownNames, type ProductMatcher } from '../src/ingest/analyze/products.ts';
 import { commentPainSpec, isPain, painSpec } from '../src/ingest/analyze/pain-model.ts';
 import type { PainReading } from '../src/ingest/analyze/pain.ts';
 import { HASH_BUCKETS, linear, modelPath, sigmoid, type Features, type FeatureSpec, type LinearModelFile } from '../src/ingest/analyze/linear-model.ts';
@@ -114,7 +114,9 @@ interface SiteCount extends NameCount {
 }
 
 function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string, NameCount>; sites: Map<string, SiteCount> } {
-  const products = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
+  const matcher = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
+  // Every candidate name is counted, in a product context or not: the lists say what readers call the names.
+  const products: ProductMatcher = { ...matcher, mightName: matcher.holdsCandidate };
   const pain: Example[] = [];
   const names = new Map<string, NameCount>();
   const sites = new Map<string, SiteCount>();

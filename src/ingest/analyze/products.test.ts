@@ -141,4 +141,15 @@ describe('the cheap test before tagging (mightName)', () => {
     assert.ok(named > 300, `only ${named} sentences name a product`);
     assert.deepEqual(missed, []);
   });
+
+  test('spares a sentence whose capitals have no cue word near them, and only such a sentence', () => {
+    const matcher = productMatcher(trackedProducts(['Ollama']), 'Quantforge');
+    const noCue = 'The Qwen team did great work on this release.';
+    assert.equal(matcher.mightName(noCue), false);
+    assert.equal(matcher.holdsCandidate(noCue), true, 'the trainer still counts its names');
+    assert.equal(matcher.mightName('I switched over to the new Qwen release.'), true, 'past determiners and "new"');
+    assert.equal(matcher.mightName('That is job security for lawyers, police...and RoboCop.'), true, 'a cue glued to a word by dots');
+    assert.equal(matcher.mightName('Honestly Mistral keeps crashing here.'), true, 'a cue after the name');
+    assert.equal(matcher.mightName('We tested ollama here.'), true, 'a tracked name anywhere');
+  });
 });

@@ -150,6 +150,8 @@ function capitalised(text: string): boolean {
 export interface ProductMatcher {
   /** A cheap test on the raw sentence: false means find() would find nothing (no tagging needed). */
   mightName(sentence: string): boolean;
+  /** The same test without the context: false means the sentence holds no candidate name, product or not (for names()). */
+  holdsCandidate(sentence: string): boolean;
   /** Products the sentence names, tracked spellings for tracked families. */
   find(tokens: readonly Token[], sentence: string): string[];
   /** Families of every untracked name the sentence could hold, product or not (for scripts/train-models.ts). */
@@ -204,6 +206,33 @@ export function linkSites(sentence: string): string[] {
   return [...out];
 }
 
+/** Every form of a verb of USE_VERBS that the tagger may read as it (the raw text's side of contextOf). */
+const USE_FORMS = new Set(
+  [...USE_VERBS].flatMap((v) => {
+    const stem = v.endsWith('e') ? v.slice(0, -1) : v;
+    const doubled = /[^aeiou][aeiou][bdgmnprt]$/.test(v) ? v + v.slice(-1) : v;
+    const y = v.endsWith('y') && !/[aeiou]y$/.test(v) ? v.slice(0, -1) + 'i' : v;
+    return [v, `${y}s`, `${v}es`, `${y}es`, `${stem}ed`, `${y}ed`, `${doubled}ed`, `${stem}ing`, `${doubled}ing`, `${v}ing`];
+  }).concat('ran chose chosen left paid bought'.split(' ')),
+);
+/** Words contextOf reads before a name, in any form it may read them. */
+const CUE_BEFORE = new Set([...STRONG_BEFORE, ...WEAK_BEFORE, 'for', 'of', ...USE_FORMS]);
+/** Words contextOf steps over on its way back to the cue (determiners, pronouns, "new", "good", "old"): a generous list, so that no cue is missed. */
+const STEPPED_OVER = new Set(
+  'the a an this that these those my your our their his her its their whose which what whatever whichever some any no every each either neither both all another other such much many few several enough half it its itself i me my mine myself we us ours ourselves you yours yourself yourselves he him himself she herself they them themselves one ones someone something anything nothing everything somebody anybody nobody everybody who whom new good old'.split(' '),
+);
+
+/** Reading back from the word before `i`, past determiners and pronouns, is there a word contextOf takes as a cue? */
+function cueBefore(words: readonly string[], i: number): boolean {
+  for (let b = i - 1; b >= 0; b--) {
+    // The tagger splits "police...and" where the raw words do not: the cue is the last piece.
+    const lower = words[b]!.toLowerCase().split(/\.+/).filter(Boolean).pop() ?? '';
+    if (CUE_BEFORE.has(lower)) return true;
+    if (!STEPPED_OVER.has(lower)) return false;
+  }
+  return false;
+}
+
 /** "I", "I'm", "I've": a pronoun, never a candidate. */
 const PRONOUN_I = /^I(?:['’](?:m|ve|d|ll))?$/;
 
@@ -221,15 +250,28 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
   const linkedProducts = (sentence: string) => (links.size === 0 || !sentence.includes('://') ? [] : linkSites(sentence).flatMap((site) => links.get(site) ?? []));
   return {
     mightName(sentence) {
-      if (tracked.some((t) => t.pattern.test(sentence))) return true;
-      if (linkedProducts(sentence).length > 0) return true;
+      if (tracked.some((t) => t.pattern.test(sentence)) || linkedProducts(sentence).length > 0) return true;
+      // A name counts only in a context (contextOf): a cue word before it, or one after it. The
+      // raw text says whether one may be there, and a sentence with capitals but no cue near
+      // them is spared the tagger.
+      const after = AFTER_HINT.test(sentence);
+      const words = Array.from(sentence.matchAll(/[A-Za-z][\w.+'’-]*/g), (m) => m[0]);
+      for (let i = 0; i < words.length; i++) {
+        const word = words[i]!;
+        // A single capital counts too: "L" opens the name "L Building".
+        if (!oddShape(word) && (!capitalised(word) || PRONOUN_I.test(word))) continue;
+        if (after || trackedFamilies.has(familyKey(word)) || cueBefore(words, i)) return true;
+      }
+      return false;
+    },
+    holdsCandidate(sentence) {
+      if (tracked.some((t) => t.pattern.test(sentence)) || linkedProducts(sentence).length > 0) return true;
       let first = true;
       for (const [word] of sentence.matchAll(/[A-Za-z][\w.+'’-]*/g)) {
         const opening = first;
         first = false;
         if (oddShape(word)) return true;
         if (word.length < 2 || !capitalised(word) || PRONOUN_I.test(word)) continue;
-        // Any later capital may have a context on either side ("with Claude Code", "into Jan").
         // Nothing stands before the first word: only what follows can make it a name ("Mistral
         // doesn't…", "Ollama vs …"), unless its family is tracked (counted anywhere).
         if (!opening || AFTER_HINT.test(sentence) || trackedFamilies.has(familyKey(word))) return true;
