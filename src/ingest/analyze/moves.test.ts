@@ -31,6 +31,17 @@ test('a price complaint gets a pricing move; a missing capability a roadmap move
   assert.match(missing.roadmap!.body, /Quantforge/);
 });
 
+test('forum shorthand is never part of a subject ("installer docs", not "installer docs IMO")', () => {
+  assert.equal(moves('The installer docs IMO are terrible and confusing.').content.title, 'Answer the complaint about installer docs');
+});
+
+test('what a plural subject costs agrees with it ("what GPUs really cost")', () => {
+  const gpus = moves('The GPUs are way too expensive for a hobbyist.');
+  assert.equal(gpus.content.title, 'Break down what GPUs really cost');
+  assert.match(gpus.pricing!.body, /weigh what GPUs cost\./);
+  assert.equal(moves('The hosted API is way too expensive for my side project.').content.title, 'Break down what API really costs');
+});
+
 test('a failure whose subject already names it is not said twice ("the fix for request failures", not "…failures failing")', () => {
   const m = moves('Censorship drives up request failures across the board.');
   assert.equal(m.content.title, 'Write the fix for request failures');

@@ -12,7 +12,7 @@ import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
 import { isCue } from './pain.ts';
-import { clip, shorten } from './text.ts';
+import { CHAT_SHORTHAND, clip, shorten } from './text.ts';
 import { isVague } from './vague.ts';
 import { wordVectors } from './vectors.ts';
 
@@ -61,7 +61,7 @@ export function movesFor(ctx: MoveContext): Moves {
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
       title: subject ? `Make the price of ${subject} easy to compare` : 'Make your price easy to compare',
-      body: `${said} People here weigh what ${subject ?? 'it'} costs. Show what the same job costs with ${us}, with a worked example in their numbers, and say who it is not worth it for.`,
+      body: `${said} People here weigh what ${subject ?? 'it'} ${costs(subject)}. Show what the same job costs with ${us}, with a worked example in their numbers, and say who it is not worth it for.`,
     };
   }
   if (ctx.reading.kind === 'missing') {
@@ -96,6 +96,16 @@ function findMove(product: string | undefined, said: string, where: string): Mov
   };
 }
 
+/**
+ * "What GPUs really cost", "what RAM prices cost", "what Claude costs": the verb agrees with the
+ * subject's last word, plural when it ends in a plural `s` ("GPUs", "prices"; not "class",
+ * "status", "Jarvis").
+ */
+function costs(subject: string | undefined): 'cost' | 'costs' {
+  const last = subject?.split(/\s+/).pop() ?? '';
+  return /(?:[a-z]|[A-Z]{2,})s$/.test(last) && !/(?:ss|us|is)$/.test(last) ? 'cost' : 'costs';
+}
+
 function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {
   const it = subject ?? 'it';
   switch (kind) {
@@ -112,8 +122,8 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
       };
     case 'cost':
       return {
-        title: `Break down what ${it} really costs`,
-        body: `${said} Write the cost breakdown people in ${where} are missing: what ${it} costs per month at their scale, where the money goes, and the cheaper ways to get the same result.`,
+        title: `Break down what ${it} really ${costs(subject)}`,
+        body: `${said} Write the cost breakdown people in ${where} are missing: what ${it} ${costs(subject)} per month at their scale, where the money goes, and the cheaper ways to get the same result.`,
       };
     case 'missing':
       return {
@@ -144,7 +154,7 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
  */
 function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>): string | undefined {
   const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
-  const chunks = nounChunks(ctx.tokens).map((c) => withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c))).filter(([from, to]) => {
+  const chunks = nounChunks(ctx.tokens).map((c) => withoutShorthand(ctx.tokens, withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c)))).filter(([from, to]) => {
     if (to <= from) return false;
     const words = ctx.tokens.slice(from, to);
     if (words.some((_, i) => fixed.has(from + i))) return false;
@@ -226,6 +236,13 @@ function withoutVerbTail(tokens: readonly Token[], [from, to]: [number, number])
   const next = tokens[to];
   for (let i = from + 1; i < to; i++) if (tokens[i]!.pos === 'VERB' && PREPOSITION_GERUNDS.has(tokens[i]!.lower)) return [from, i];
   if (to - from > 1 && last?.pos === 'VERB' && /ing$/.test(last.lower) && next?.lower === 'to') return [from, to - 1];
+  return [from, to];
+}
+
+/** A chunk without the forum shorthand at its ends: "IIRC llama.cpp" → "llama.cpp", "biggest pain point IMO" → "biggest pain point". */
+function withoutShorthand(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  while (from < to && CHAT_SHORTHAND.has(tokens[from]!.lower)) from++;
+  while (to > from && CHAT_SHORTHAND.has(tokens[to - 1]!.lower)) to--;
   return [from, to];
 }
 

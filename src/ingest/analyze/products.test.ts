@@ -25,6 +25,7 @@ describe('product names', () => {
     assert.deepEqual(find('My teammates use Discord vs Slack for everything.'), ['Discord', 'Slack']);
     assert.deepEqual(find('I run everything with Docker these days.'), ['Docker']);
     assert.deepEqual(find('We use Canvas for quizzes and it keeps crashing.'), ['Canvas']);
+    assert.deepEqual(find('It has been a while, but IIRC llama.cpp wasn’t deterministic.', []), ['llama.cpp'], 'shorthand opens no name');
   });
 
   test('a plural of a name the community knows says what the name says; a closing period is not part of a name', () => {
@@ -61,6 +62,9 @@ describe('product names', () => {
       // People compromise does not know, named like products in this community.
       'Compared to Musk and Zuck, I trust nobody: Zuck vs Altman is the real fight.',
       'It’s the case with Elon Musk.',
+      // Forum shorthand, capitalised or not.
+      'Quantization is still a mystery to me LoL.',
+      'With this (which AFAIK doesn’t exist yet) the data won’t have an address.',
       'I said that Asian companies are better in quality than American.',
     ]) {
       assert.deepEqual(find(s), [], s);

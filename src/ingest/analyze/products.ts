@@ -39,7 +39,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nlpType from 'compromise';
-import { escapeRegExp, productKey, titleCase } from './text.ts';
+import { CHAT_SHORTHAND, escapeRegExp, productKey, titleCase } from './text.ts';
 import { wordVectors } from './vectors.ts';
 import type { Token } from './nlp.ts';
 
@@ -126,11 +126,13 @@ const NEVER = new Set(
     'english spanish french german chinese mandarin japanese korean italian portuguese russian arabic hindi dutch latin ' +
     'python javascript typescript java rust golang kotlin swift ruby php perl haskell cpp csharp sql html css bash ' +
     'linux windows macos mac osx ubuntu debian fedora arch android ios wsl unix ' +
-    'reddit subreddit edit update tldr tl;dr imo imho tbh fyi psa eli5 op ama ' +
+    'reddit subreddit edit update ' +
     // People the community names the way it names products ("switched to Grok because Elon…",
     // "Zuck vs Altman"); compromise does not know them, and a people list is never a product list.
     'elon musk zuck zuckerberg altman sama jensen karpathy lecun hinton amodei hassabis nadella pichai bezos'
-  ).split(' '),
+  )
+    .split(' ')
+    .concat(...CHAT_SHORTHAND),
 );
 
 /** Tokens that continue a name: "Studio" of "LM Studio", "3.5" of "Claude 3.5". */
@@ -405,7 +407,8 @@ function candidates(tokens: readonly Token[]): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.type !== 'word' || t.pos === 'PRON' || t.pos === 'DET' || t.pos === 'AUX') continue;
+    // Shorthand opens no name: "IIRC llama.cpp wasn't deterministic" names llama.cpp.
+    if (t.type !== 'word' || t.pos === 'PRON' || t.pos === 'DET' || t.pos === 'AUX' || CHAT_SHORTHAND.has(t.lower)) continue;
     if (!capitalised(t.text) && !oddShape(t.text)) continue;
     if (/^\d/.test(t.text)) continue;
     let j = i + 1;

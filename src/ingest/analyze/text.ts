@@ -133,6 +133,12 @@ export function clip(text: string, max: number): string {
 }
 
 /** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
+/**
+ * Forum shorthand that says how the writer speaks, never what they speak of ("imo", "tbh",
+ * "IIRC"): neither a product nor a subject.
+ */
+export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa eli5 op ama tldr tl;dr lol lmao btw idk afaik iirc fwiw ngl smh'.split(' '));
+
 export function productKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
 }
