@@ -31,6 +31,12 @@ test('a price complaint gets a pricing move; a missing capability a roadmap move
   assert.match(missing.roadmap!.body, /Quantforge/);
 });
 
+test('a gerund after a vague noun is what is done, not a subject ("hard time accomplishing"); "error handling" stays', () => {
+  assert.equal(moves("You're going to have a very hard time accomplishing that with small models.").content.title, 'Write the plain walkthrough for it');
+  assert.equal(moves('I saw people running into errors with long texts.').content.title, 'Write the fix for this failure');
+  assert.equal(moves('Error handling is terrible in this library.').content.title, 'Write the fix for error handling failing');
+});
+
 test('forum shorthand is never part of a subject ("installer docs", not "installer docs IMO")', () => {
   assert.equal(moves('The installer docs IMO are terrible and confusing.').content.title, 'Answer the complaint about installer docs');
 });
@@ -40,6 +46,7 @@ test('what a plural subject costs agrees with it ("what GPUs really cost")', () 
   assert.equal(gpus.content.title, 'Break down what GPUs really cost');
   assert.match(gpus.pricing!.body, /weigh what GPUs cost\./);
   assert.equal(moves('The hosted API is way too expensive for my side project.').content.title, 'Break down what API really costs');
+  assert.equal(moves('Commercial models like ElevenLabs are far too expensive for this.', ['ElevenLabs']).content.title, 'Break down what ElevenLabs really costs');
 });
 
 test('a failure whose subject already names it is not said twice ("the fix for request failures", not "…failures failing")', () => {

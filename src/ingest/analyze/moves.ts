@@ -98,12 +98,13 @@ function findMove(product: string | undefined, said: string, where: string): Mov
 
 /**
  * "What GPUs really cost", "what RAM prices cost", "what Claude costs": the verb agrees with the
- * subject's last word, plural when it ends in a plural `s` ("GPUs", "prices"; not "class",
- * "status", "Jarvis").
+ * subject's last word, plural when it is a lower-case word in a plural `s` ("prices"; not
+ * "class", "status", "analysis") or an acronym's plural ("GPUs"). A name is one thing, whatever
+ * its last letter ("ElevenLabs").
  */
 function costs(subject: string | undefined): 'cost' | 'costs' {
   const last = subject?.split(/\s+/).pop() ?? '';
-  return /(?:[a-z]|[A-Z]{2,})s$/.test(last) && !/(?:ss|us|is)$/.test(last) ? 'cost' : 'costs';
+  return (/^[a-z]+s$/.test(last) && !/(?:ss|us|is)$/.test(last)) || /^[A-Z]{2,}(?:e?s)$/.test(last) ? 'cost' : 'costs';
 }
 
 function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {
@@ -236,6 +237,9 @@ function withoutVerbTail(tokens: readonly Token[], [from, to]: [number, number])
   const next = tokens[to];
   for (let i = from + 1; i < to; i++) if (tokens[i]!.pos === 'VERB' && PREPOSITION_GERUNDS.has(tokens[i]!.lower)) return [from, i];
   if (to - from > 1 && last?.pos === 'VERB' && /ing$/.test(last.lower) && next?.lower === 'to') return [from, to - 1];
+  // After a vague noun a gerund starts what is done, not a name for it: "a hard time accomplishing
+  // that", "people running into errors" (while "error handling" stays whole).
+  if (to - from > 1 && last?.pos === 'VERB' && /ing$/.test(last.lower) && isVague(tokens[to - 2]!)) return [from, to - 1];
   return [from, to];
 }
 
