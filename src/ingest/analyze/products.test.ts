@@ -38,6 +38,14 @@ describe('product names', () => {
     assert.deepEqual(find('Honestly I just switched to Zoom.'), ['Zoom']);
   });
 
+  test('a product the community knows counts typed in lower case, when the word is no English word', () => {
+    assert.deepEqual(find('Just transformers or have you tried unsloth?', []), ['unsloth']);
+    assert.deepEqual(find('Install sillytavern on your computer and use it from your phone.', []), ['sillytavern']);
+    assert.deepEqual(find('I tried the unsloth Colab notebook yesterday.', []), ['unsloth'], 'one word: not "unsloth Colab"');
+    // "docker", "perplexity", "cursor" are English words: only their capitals, or tracking, make them products.
+    assert.deepEqual(find('I measured it with perplexity and ran it with docker.', []), []);
+  });
+
   test('a failure is something a product does, not what a person says or thinks', () => {
     assert.deepEqual(find('If you listen closely, Zuck doesn’t specify what is being used.'), []);
     assert.deepEqual(find('Honestly Altman doesn’t think about local users at all.'), []);

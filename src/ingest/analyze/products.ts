@@ -248,6 +248,10 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
   const plausible = remembered(plausibleName);
   const organization = remembered((phrase: string) => nlpCompromise(phrase).has('#Organization'));
   const trackedFamilies = new Set(tracked.map((t) => t.key));
+  // People type product names in lower case ("I use ollama"). A lower-case word counts as a name
+  // when the labels call its family a product and it is no English word (not in the word-vector
+  // vocabulary): "ollama", "unsloth", "sillytavern"; never "docker", "cursor", "perplexity".
+  const typedLower = (word: string) => knownProducts.has(word) && !wordVectors().has(word);
   const links = new Map(Object.entries(known.links));
   const linkedProducts = (sentence: string) => (links.size === 0 || !sentence.includes('://') ? [] : linkSites(sentence).flatMap((site) => links.get(site) ?? []));
   return {
@@ -261,7 +265,7 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
       for (let i = 0; i < words.length; i++) {
         const word = words[i]!;
         // A single capital counts too: "L" opens the name "L Building".
-        if (!oddShape(word) && (!capitalised(word) || PRONOUN_I.test(word))) continue;
+        if (!oddShape(word) && !typedLower(word.replace(/\.+$/, '')) && (!capitalised(word) || PRONOUN_I.test(word))) continue;
         if (after || trackedFamilies.has(familyKey(word)) || cueBefore(words, i)) return true;
       }
       return false;
@@ -326,7 +330,7 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
       }
       const headline = titleCase(tokens);
       let lastAccepted = -1;
-      for (const [from, to] of candidates(tokens)) {
+      for (const [from, to] of candidates(tokens, typedLower)) {
         // A sentence's closing period glued to its last word ("switched to Jan.") is not the name's.
         const written = phraseOf(tokens, from, to).replace(/(?<=[A-Za-z0-9])\.+$/, '');
         const name = spelled(written);
@@ -403,16 +407,18 @@ function familyMember(tracked: readonly TrackedProduct[], family: string): Track
 }
 
 /** Token ranges that could be names: a capitalised or odd-shaped word and the name words after it. */
-function candidates(tokens: readonly Token[]): [number, number][] {
+function candidates(tokens: readonly Token[], typedLower: (word: string) => boolean = () => false): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     // Shorthand opens no name: "IIRC llama.cpp wasn't deterministic" names llama.cpp.
     if (t.type !== 'word' || t.pos === 'PRON' || t.pos === 'DET' || t.pos === 'AUX' || CHAT_SHORTHAND.has(t.lower)) continue;
-    if (!capitalised(t.text) && !oddShape(t.text)) continue;
+    if (!capitalised(t.text) && !oddShape(t.text) && !typedLower(t.text)) continue;
     if (/^\d/.test(t.text)) continue;
     let j = i + 1;
-    while (j < tokens.length && j - i < 4 && continues(tokens[j]!) && tokens[j]!.space !== '' ) j++;
+    // A name typed in lower case is that one word: "unsloth Colab" is Unsloth's notebook on Colab.
+    const typed = !capitalised(t.text) && !oddShape(t.text);
+    while (!typed && j < tokens.length && j - i < 4 && continues(tokens[j]!) && tokens[j]!.space !== '' ) j++;
     out.push([i, j]);
     i = j - 1;
   }
