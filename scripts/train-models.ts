@@ -102,15 +102,19 @@ const GUIDE_ALIASES = new Map([
   ['tabbyapi', 'exllama'],
 ]);
 
-/** How often a name family was a candidate, and in how many of those posts the label calls it a product. */
+/** How often a name family (or a site) was a candidate, in how many of those posts the label calls it a product, and in which spellings. */
 interface NameCount {
   posts: number;
   products: number;
+  spellings: Map<string, number>;
 }
 
-/** The same for the sites a post links to, with the spellings its labels give the product. */
-interface SiteCount extends NameCount {
-  spellings: Map<string, number>;
+/** The same for the sites a post links to. */
+type SiteCount = NameCount;
+
+function countProduct(count: NameCount, spelling: string): void {
+  count.products += 1;
+  count.spellings.set(spelling, (count.spellings.get(spelling) ?? 0) + 1);
 }
 
 function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string, NameCount>; sites: Map<string, SiteCount> } {
@@ -121,7 +125,6 @@ function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string
   const names = new Map<string, NameCount>();
   const sites = new Map<string, SiteCount>();
   posts.forEach(({ post, label }, index) => {
-    const families = new Set(label.products.map(familyKey));
     const seen = new Set<string>();
     const passages: [string, boolean][] = [[post.title, true]];
     if (post.selftext) passages.push([post.selftext, false]);
@@ -135,19 +138,17 @@ function examplesOf(posts: LabelledPost[]): { pain: Example[]; names: Map<string
       }
     }
     for (const family of seen) {
-      const count = names.get(family) ?? { posts: 0, products: 0 };
+      const count = names.get(family) ?? { posts: 0, products: 0, spellings: new Map<string, number>() };
       count.posts += 1;
-      if (families.has(family) || families.has(GUIDE_ALIASES.get(family) ?? '')) count.products += 1;
+      const spelling = label.products.find((p) => familyKey(p) === family || GUIDE_ALIASES.get(family) === familyKey(p));
+      if (spelling) countProduct(count, spelling);
       names.set(family, count);
     }
     for (const site of new Set(linkSites(`${post.title}\n${post.selftext}`))) {
       const count = sites.get(site) ?? { posts: 0, products: 0, spellings: new Map<string, number>() };
       count.posts += 1;
       const spelling = label.products.find((p) => familyKey(p) === site || GUIDE_ALIASES.get(site) === familyKey(p));
-      if (spelling) {
-        count.products += 1;
-        count.spellings.set(spelling, (count.spellings.get(spelling) ?? 0) + 1);
-      }
+      if (spelling) countProduct(count, spelling);
       sites.set(site, count);
     }
   });
@@ -175,9 +176,11 @@ function knownNamesOf(names: Map<string, NameCount>, sites: Map<string, SiteCoun
   // A site's links name a product when the labels name it in PRODUCT_SHARE of the posts linking
   // there (the same bar as names), in the spelling the labels use most (ties: alphabetical).
   const linked = [...sites].filter(([, c]) => c.posts >= MIN_NAME_POSTS && c.products / c.posts >= PRODUCT_SHARE).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  const spellingOf = (c: SiteCount) => [...c.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  const spellingOf = (c: NameCount) => [...c.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  const products = trusted.filter(([, c]) => c.products / c.posts >= PRODUCT_SHARE);
   return {
-    products: trusted.filter(([, c]) => c.products / c.posts >= PRODUCT_SHARE).map(([k]) => k),
+    products: products.map(([k]) => k),
+    spellings: Object.fromEntries(products.map(([k, c]) => [k, spellingOf(c)])),
     notProducts: trusted.filter(([, c]) => c.products / c.posts <= NOT_PRODUCT_SHARE).map(([k]) => k),
     links: Object.fromEntries(linked.map(([site, c]) => [site, spellingOf(c)])),
     trained: { posts, minPosts: MIN_NAME_POSTS, productShare: PRODUCT_SHARE, notProductShare: NOT_PRODUCT_SHARE, namesSeen: names.size, sitesSeen: sites.size },

@@ -38,10 +38,10 @@ describe('product names', () => {
     assert.deepEqual(find('Honestly I just switched to Zoom.'), ['Zoom']);
   });
 
-  test('a product the community knows counts typed in lower case, when the word is no English word', () => {
-    assert.deepEqual(find('Just transformers or have you tried unsloth?', []), ['unsloth']);
-    assert.deepEqual(find('Install sillytavern on your computer and use it from your phone.', []), ['sillytavern']);
-    assert.deepEqual(find('I tried the unsloth Colab notebook yesterday.', []), ['unsloth'], 'one word: not "unsloth Colab"');
+  test('a product the community knows counts typed in lower case, when the word is no English word, in the labels’ spelling', () => {
+    assert.deepEqual(find('Just transformers or have you tried unsloth?', []), ['Unsloth']);
+    assert.deepEqual(find('Install sillytavern on your computer and use it from your phone.', []), ['SillyTavern']);
+    assert.deepEqual(find('I tried the unsloth Colab notebook yesterday.', []), ['Unsloth'], 'one word: not "unsloth Colab"');
     // "docker", "perplexity", "cursor" are English words: only their capitals, or tracking, make them products.
     assert.deepEqual(find('I measured it with perplexity and ran it with docker.', []), []);
   });

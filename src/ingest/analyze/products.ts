@@ -163,6 +163,8 @@ export interface ProductMatcher {
 /** What labelled posts say of names (data/product-names.json): families called products, and families never called one. */
 export interface KnownNames {
   products: string[];
+  /** The spelling the labels give each product family ("ollama" → "Ollama"), for a name typed in lower case. */
+  spellings: Record<string, string>;
   notProducts: string[];
   /** Sites whose links name a product: the site's family (linkSites) → the product's spelling. */
   links: Record<string, string>;
@@ -171,7 +173,7 @@ export interface KnownNames {
 }
 
 export const KNOWN_NAMES_PATH = fileURLToPath(new URL('./data/product-names.json', import.meta.url));
-export const NO_KNOWN_NAMES: KnownNames = { products: [], notProducts: [], links: {}, trained: {} };
+export const NO_KNOWN_NAMES: KnownNames = { products: [], spellings: {}, notProducts: [], links: {}, trained: {} };
 let shippedNames: KnownNames | undefined;
 
 export function knownNames(): KnownNames {
@@ -351,7 +353,9 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
         if (context === 'none') continue;
         if (knownProducts.has(family)) {
           // The community calls it a product: its shape and place need not say so ("Docker", "Continue").
-          if (!actsAsMaker(tokens, to)) add(singular, false);
+          // Typed in lower case, it is shown as the labels spell it ("ollama" → "Ollama").
+          const shown = typedLower(written) ? (known.spellings[family] ?? singular) : singular;
+          if (!actsAsMaker(tokens, to)) add(shown, false);
           lastAccepted = to;
           continue;
         }
