@@ -28,7 +28,9 @@
  * more count in any product context, whatever their shape ("Docker", "Continue"), and names they
  * (almost) never call products — makers ("OpenAI", "NVIDIA") and model families ("Qwen",
  * "Mistral"), called a product in a tenth of their posts or fewer — never count. Names the labels
- * do not know go by the rules above, so other communities keep them.
+ * do not know go by the rules above, so other communities keep them. A name the labels call a
+ * product also counts typed in lower case ("tried unsloth") when the word is no English word, and
+ * is then shown in the labels' spelling.
  *
  * Links name products too: readers counted "Hugging Face" for a bare huggingface.co link in 35 of
  * the 40 labelled posts that had one, but "GitHub" for a github.com link in only half. So a link
@@ -223,7 +225,7 @@ const USE_FORMS = new Set(
 const CUE_BEFORE = new Set([...STRONG_BEFORE, ...WEAK_BEFORE, 'for', 'of', ...USE_FORMS]);
 /** Words contextOf steps over on its way back to the cue (determiners, pronouns, "new", "good", "old"): a generous list, so that no cue is missed. */
 const STEPPED_OVER = new Set(
-  'the a an this that these those my your our their his her its their whose which what whatever whichever some any no every each either neither both all another other such much many few several enough half it its itself i me my mine myself we us ours ourselves you yours yourself yourselves he him himself she herself they them themselves one ones someone something anything nothing everything somebody anybody nobody everybody who whom new good old'.split(' '),
+  'the a an this that these those my your our their his her its whose which what whatever whichever some any no every each either neither both all another other such much many few several enough half it itself i me mine myself we us ours ourselves you yours yourself yourselves he him himself she herself they them themselves one ones someone something anything nothing everything somebody anybody nobody everybody who whom new good old'.split(' '),
 );
 
 /** Reading back from the word before `i`, past determiners and pronouns, is there a word contextOf takes as a cue? */
@@ -410,7 +412,7 @@ function familyMember(tracked: readonly TrackedProduct[], family: string): Track
   return members.find((t) => productKey(t.name) === family) ?? members.sort((a, b) => a.name.length - b.name.length)[0];
 }
 
-/** Token ranges that could be names: a capitalised or odd-shaped word and the name words after it. */
+/** Token ranges that could be names: a capitalised or odd-shaped word and the name words after it, or one word `typedLower` accepts. */
 function candidates(tokens: readonly Token[], typedLower: (word: string) => boolean = () => false): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i < tokens.length; i++) {
