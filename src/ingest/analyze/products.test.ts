@@ -70,6 +70,8 @@ describe('product names', () => {
       // People compromise does not know, named like products in this community.
       'Compared to Musk and Zuck, I trust nobody: Zuck vs Altman is the real fight.',
       'It’s the case with Elon Musk.',
+      // Compound adjectives and kinds of hardware.
+      'I switched to CPU-only inference and compared it with AI-generated code on my iGPU.',
       // Forum shorthand, capitalised or not.
       'Quantization is still a mystery to me LoL.',
       'With this (which AFAIK doesn’t exist yet) the data won’t have an address.',

@@ -128,6 +128,8 @@ const NEVER = new Set(
     'english spanish french german chinese mandarin japanese korean italian portuguese russian arabic hindi dutch latin ' +
     'python javascript typescript java rust golang kotlin swift ruby php perl haskell cpp csharp sql html css bash ' +
     'linux windows macos mac osx ubuntu debian fedora arch android ios wsl unix ' +
+    // Kinds of hardware, not names: an integrated, discrete or external GPU.
+    'igpu igpus dgpu dgpus egpu egpus ' +
     'reddit subreddit edit update ' +
     // People the community names the way it names products ("switched to Grok because Elon…",
     // "Zuck vs Altman"); compromise does not know them, and a people list is never a product list.
@@ -512,13 +514,17 @@ function remembered(verdict: (text: string) => boolean): (text: string) => boole
   };
 }
 
-/** Not a place or its people ("American"), person, date, holiday, language, platform, unit or quantity. */
+/** Not a place or its people ("American"), person, date, holiday, language, platform, unit, quantity or compound adjective ("CPU-only"). */
 function plausibleName(name: string): boolean {
   const key = productKey(name);
   if (key.length < 2 || NEVER.has(key) || NEVER.has(name.toLowerCase())) return false;
   // "Elon Musk", "Spring Break": every word a never-word (the list holds single words).
   if (name.toLowerCase().split(/[\s\-_]+/).every((word) => NEVER.has(word))) return false;
   if (/^\d|\b\d+(?:\.\d+)?\s?(?:gb|mb|tb|kb|ghz|mhz|w|ms|s|k|b|m|t\/s|tok\/s|%)$/i.test(name)) return false;
+  // "CPU-only", "AI-powered", "LLM-based": a compound adjective describes a thing, it names none
+  // ("SWE-agent" and "LE-chat", an acronym and a noun, are left to the other rules).
+  const compound = /^[A-Z]{2,5}s?-([a-z]+)$/.exec(name);
+  if (compound && ['#Adjective', '#PastTense', '#Participle', '#Gerund', '#Adverb'].some((tag) => nlpCompromise(compound[1]!).has(tag))) return false;
   if (!/[A-Za-z]{2}/.test(name)) return false;
   const doc = nlpCompromise(name);
   return !(doc.has('#Place') || doc.has('#Demonym') || doc.has('#Person') || doc.has('#Date') || doc.has('#Month') || doc.has('#WeekDay') || doc.has('#Holiday'));
