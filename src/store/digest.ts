@@ -9,7 +9,7 @@ import { refreshDerived } from './derived.ts';
 import type { NameSizesTable, PostsTable, SignalsTable, ThemesTable } from './schema.ts';
 import { groupBy } from './group.ts';
 import { dropSignalDocs, dropThemeDocs, indexSignalIds, indexThemeIds } from './search.ts';
-import { upsertPosts, upsertThemes } from './writes.ts';
+import { upsertNameSizes, upsertPosts, upsertThemes } from './writes.ts';
 
 /** A stored pain as the theme grouper reads it (ingest/digest/themes.ts PainDoc, before its context). */
 export interface StoredPain {
@@ -135,31 +135,24 @@ export async function writeDigestBatch(db: Db, projectId: string, batch: DigestB
  */
 async function dropMentions(db: Db, projectId: string, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  const signals = (await db.selectFrom('signals').select('id').where('project_id', '=', projectId).where('kind', '=', 'competitor').where('competitor_key', 'in', keys).execute()).map((r) => r.id);
-  if (signals.length === 0) return;
-  await dropSignalDocs(db, projectId, signals);
+  const mentions = await db.selectFrom('signals').select(['id', 'theme_id']).where('project_id', '=', projectId).where('kind', '=', 'competitor').where('competitor_key', 'in', keys).execute();
+  if (mentions.length === 0) return;
+  await dropSignalDocs(db, projectId, mentions.map((m) => m.id));
   await db.deleteFrom('signals').where('project_id', '=', projectId).where('kind', '=', 'competitor').where('competitor_key', 'in', keys).execute();
+  // Only the themes these mentions were in can have been left empty.
+  const held = [...new Set(mentions.flatMap((m) => (m.theme_id === null ? [] : [m.theme_id])))];
+  if (held.length === 0) return;
   const empty = await db
     .selectFrom('themes as t')
     .select('t.id')
     .where('t.project_id', '=', projectId)
-    .where('t.type', '=', 'competitor')
+    .where('t.id', 'in', held)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('signals as s').select('s.id').whereRef('s.theme_id', '=', 't.id'))))
     .execute();
   const themes = empty.map((r) => r.id);
   if (themes.length === 0) return;
   await dropThemeDocs(db, projectId, themes);
   await db.deleteFrom('themes').where('project_id', '=', projectId).where('id', 'in', themes).execute();
-}
-
-async function upsertNameSizes(db: Db, rows: readonly NameSizesTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
-      .insertInto('name_sizes')
-      .values(rows.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['project_id', 'family']).doUpdateSet((eb) => ({ sized: eb.ref('excluded.sized'), mentions: eb.ref('excluded.mentions') })))
-      .execute();
-  }
 }
 
 /** Pains of this project move into themes (one statement per theme). */

@@ -5,7 +5,7 @@
  */
 import type { Db } from './db.ts';
 import { indexBriefs, indexPosts, indexSignals, indexThemes } from './search.ts';
-import type { BriefsTable, PostsTable, RunsTable, Schema, SignalsTable, ThemesTable } from './schema.ts';
+import type { BriefsTable, NameSizesTable, PostsTable, RunsTable, Schema, SignalsTable, ThemesTable } from './schema.ts';
 
 const PARAMS_PER_STATEMENT = 30_000;
 
@@ -50,6 +50,7 @@ export async function upsertBriefs(db: Db, rows: BriefsTable[]): Promise<void> {
   await indexBriefs(db, rows);
 }
 export const upsertRuns = (db: Db, rows: RunsTable[]) => upsertChunks(db, 'runs', rows, ['id']);
+export const upsertNameSizes = (db: Db, rows: NameSizesTable[]) => upsertChunks(db, 'name_sizes', rows, ['project_id', 'family']);
 
 type OwnedTable = 'themes' | 'signals' | 'briefs' | 'runs';
 

@@ -198,6 +198,27 @@ for (const dialect of DIALECTS) {
       assert.ok(!names.includes('QwQ'), names.join(', '));
     });
 
+    test('a name found to be a model family later loses the mentions stored before, with its competitor theme', async () => {
+      await createDigestProject(svc.store, svc.users.alice, 'prj_models_later', { competitors: [] });
+      const crafted = (texts: string[], from: number) =>
+        texts.map((selftext, i) => ({ ...threads[0]!, id: `later${from + i}`, url: `https://www.reddit.com/r/LocalLLaMA/comments/later${from + i}/`, permalink: `/r/LocalLLaMA/comments/later${from + i}/`, title: 'Local setup', selftext, comments: [], postCreatedAt: new Date(times[0]! + (from + i) * 1000).toISOString() }));
+      const call = (capability: string, input: object) => svc.invoke(svc.keys.alice, { capability, project: 'prj_models_later', input });
+      const first = await runDigest({ store: svc.store, projectId: 'prj_models_later', source: memorySource(crafted(['I switched to QwQ and it keeps crashing on long prompts.'], 0)), window: FULL });
+      assert.equal(first.status, 'complete', first.error ?? '');
+      const before = await call('competitors.list', {});
+      assert.ok(before.body.data.competitors.some((c: { name: string }) => c.name === 'QwQ'), 'a product until the threads say otherwise');
+      const themesBefore = await call('pains.list', { type: 'competitor' });
+      assert.equal(themesBefore.body.data.totalCount, 1, JSON.stringify(themesBefore.body.data));
+      const second = await runDigest({ store: svc.store, projectId: 'prj_models_later', source: memorySource(crafted(['QwQ-32B is out today.', 'The QwQ 32B quants are up on the hub.'], 10)), window: FULL });
+      assert.equal(second.status, 'complete', second.error ?? '');
+      const after = await call('competitors.list', {});
+      assert.ok(!after.body.data.competitors.some((c: { name: string }) => c.name === 'QwQ'), JSON.stringify(after.body.data));
+      const themesAfter = await call('pains.list', { type: 'competitor' });
+      assert.equal(themesAfter.body.data.totalCount, 0, JSON.stringify(themesAfter.body.data));
+      const left = await svc.store.db.selectFrom('signals').select('id').where('project_id', '=', 'prj_models_later').where('kind', '=', 'competitor').execute();
+      assert.equal(left.length, 0);
+    });
+
     test('a second window joins the first one’s themes and yields the same signals as one run', async () => {
       await createDigestProject(svc.store, svc.users.alice, 'prj_halves');
       await createDigestProject(svc.store, svc.users.alice, 'prj_whole');

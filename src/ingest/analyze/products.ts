@@ -260,9 +260,11 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
   const typedLower = (word: string) => knownProducts.has(word) && !wordVectors().has(word);
   const links = new Map(Object.entries(known.links));
   const linkedProducts = (sentence: string) => (links.size === 0 || !sentence.includes('://') ? [] : linkSites(sentence).flatMap((site) => links.get(site) ?? []));
+  // Tracked names count anywhere, and links name products without any context.
+  const namedWithoutContext = (sentence: string) => tracked.some((t) => t.pattern.test(sentence)) || linkedProducts(sentence).length > 0;
   return {
     mightName(sentence) {
-      if (tracked.some((t) => t.pattern.test(sentence)) || linkedProducts(sentence).length > 0) return true;
+      if (namedWithoutContext(sentence)) return true;
       // A name counts only in a context (contextOf): a cue word before it, or one after it. The
       // raw text says whether one may be there, and a sentence with capitals but no cue near
       // them is spared the tagger.
@@ -277,7 +279,7 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
       return false;
     },
     holdsCandidate(sentence) {
-      if (tracked.some((t) => t.pattern.test(sentence)) || linkedProducts(sentence).length > 0) return true;
+      if (namedWithoutContext(sentence)) return true;
       let first = true;
       for (const [word] of sentence.matchAll(/[A-Za-z][\w.+'’-]*/g)) {
         const opening = first;

@@ -616,10 +616,15 @@ class RunWork {
     this.signalsFound -= found;
     this.signalCounts.competitor -= found;
     this.mentionsFound.delete(key);
-    const theme = derivedId('sov', this.projectId, 'competitor', key);
+    const theme = this.competitorThemeId(key);
     this.competitorThemes.delete(theme);
     this.themesCreated.delete(theme);
     this.themesTouched.delete(theme);
+  }
+
+  /** A product's competitor theme: one per product, its id derived from the product's key. */
+  private competitorThemeId(key: string): string {
+    return derivedId('sov', this.projectId, 'competitor', key);
   }
 
   private signalRow(thread: SourceThread, s: FoundSignal): SignalsTable {
@@ -634,7 +639,7 @@ class RunWork {
       quote: s.quote,
       author: s.author,
       // Pains get their theme when grouped; a competitor's complaint joins that product's theme.
-      theme_id: s.kind === 'competitor' && s.complaint && key !== null ? derivedId('sov', this.projectId, 'competitor', key) : null,
+      theme_id: s.kind === 'competitor' && s.complaint && key !== null ? this.competitorThemeId(key) : null,
       competitor,
       competitor_key: key,
       seen_at: s.at,
