@@ -67,6 +67,14 @@ describe('rules analyzer', () => {
     assert.equal(crashMention?.complaint, true, 'a product named in a pain is a complaint about it');
   });
 
+  test('a product named only as what a pain is compared with is mentioned, but no complaint about it', () => {
+    const slower = 'Ollama is painfully slow on my machine, way slower than vLLM with the same model.';
+    const signals = analyzeThread(thread('Ollama speed', slower), MEMORY);
+    assert.deepEqual(kinds(signals, 'pain').map((p) => p.quote), [slower]);
+    const complaints = Object.fromEntries(kinds(signals, 'competitor').map((s) => [s.competitor, s.complaint]));
+    assert.deepEqual(complaints, { Ollama: true, vLLM: false });
+  });
+
   test('a comment sentence is a pain only when the comment gate agrees; the opening post is not gated', () => {
     // Advice to the poster (labelled "not a pain" in the gate's training comments): the pain model
     // reads "way too big" as a problem; the gate, trained on comments, does not.

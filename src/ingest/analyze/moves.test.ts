@@ -153,6 +153,20 @@ test('a product named only by a link is not the subject, nor positioned against;
   assert.equal(named.content.title, 'Write the fix for LM Studio failing');
 });
 
+test('what a pain is compared with is not its subject, nor positioned against ("slower than vLLM" is about the slow one)', () => {
+  const slower = moves('But llama.cpp is way slower than vllm on my two 3090s.', ['llama.cpp', 'vLLM']);
+  assert.equal(slower.content.title, 'Show how to make llama.cpp faster');
+  assert.equal(slower.position?.title, 'Position Quantforge against llama.cpp');
+  const only = moves('As for deep research, I find it underwhelming compared to both chatgpt and perplexity.', ['ChatGPT']);
+  assert.doesNotMatch(only.content.title, /ChatGPT/i);
+  assert.equal(only.position, undefined);
+  // Not a product: the noun phrase after "than" is no subject either.
+  assert.doesNotMatch(moves('I was so happy but its even worse than glm 4.5 at coding.').content.title, /glm/i);
+  // "vs" weighs both alike; a product named plainly as well is still the subject.
+  assert.equal(moves('Ollama vs LM Studio: LM Studio keeps crashing on my laptop.', ['Ollama', 'LM Studio']).content.title, 'Write the fix for Ollama failing');
+  assert.equal(moves('Ollama keeps crashing, it was never worse than Ollama before.', ['Ollama']).content.title, 'Write the fix for Ollama failing');
+});
+
 test('an everyday word opening the sentence is still an everyday word ("Concerns", "Output")', () => {
   assert.equal(moves('Output keeps failing after a few turns.').content.title, 'Write the fix for this failure');
 });

@@ -12,7 +12,7 @@ import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
 import { isCue } from './pain.ts';
-import { CHAT_SHORTHAND, clip, shorten } from './text.ts';
+import { CHAT_SHORTHAND, clip, comparedOnly, opensComparison, shorten } from './text.ts';
 import { isVague } from './vague.ts';
 import { wordVectors } from './vectors.ts';
 
@@ -161,6 +161,8 @@ function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>): s
     if (words.some((_, i) => fixed.has(from + i))) return false;
     // "I'm", "you're": a pronoun the tagger read as a noun.
     if (words.some((t) => /['’]/.test(t.text))) return false;
+    // "even worse than glm 4.5": what the pain is measured against is not what it is about.
+    if (opensComparison(phrase(ctx.tokens, 0, from))) return false;
     // A letter left alone inside ("235 B" of "Q6 235B") is a size split by the tagger: no subject.
     if (words.some((t) => t.type === 'word' && t.text.length === 1)) return false;
     // One word right before an adjective cue is its intensifier, whatever the tagger says ("super
@@ -203,10 +205,12 @@ function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>): s
  * a huggingface.co link is "Hugging Face") still counts as a mention, but is not what the pain is
  * about: "…fixed the tool-calling issues that have been plaguing Qwen3-Coder, see HF discussion
  * [here](https://huggingface.co/…)" is not a reason to "Write the plain guide to Hugging Face".
+ * Nor is a product named only as the other term of a comparison (text.ts `comparedOnly`): "I find
+ * it underwhelming compared to ChatGPT" is no complaint about ChatGPT.
  */
 function namedProducts(ctx: Pick<MoveContext, 'products' | 'sentence'>): string[] {
   const words = squeeze(ctx.sentence.replace(/https?:\/\/\S+/g, ' '));
-  return ctx.products.filter((product) => words.includes(squeeze(product)));
+  return ctx.products.filter((product) => words.includes(squeeze(product)) && !comparedOnly(ctx.sentence, product));
 }
 
 /** Lower case letters and digits only: "LM Studio" is named by "LM studio" and "LMStudio". */

@@ -7,7 +7,8 @@
  *   (moves.ts); a thread keeps its strongest pains, so one long thread cannot flood a brief;
  * - `content`: a question asking how to do something ("How do I…?", "Is there a way to…?");
  * - `competitor`: a product the sentence names (products.ts): the memory's competitors anywhere,
- *   other names only in a product context; `complaint` when the sentence is also a pain.
+ *   other names only in a product context; `complaint` when the sentence is also a pain and does
+ *   not name the product only as what something else is compared with ("worse than GLM").
  *
  * Every quote is a verbatim slice of one post or comment. Sentences that hit a filter rule of the
  * memory ("ignore …", "exclude …") are dropped, and so is the whole thread when its title does.
@@ -25,7 +26,7 @@ import { commentPainGate, isPain, painFeatures, painModel, type SentenceEvidence
 import { wordVectors } from './vectors.ts';
 import { productMatcher, trackedProducts, type ProductMatcher } from './products.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
-import { excludedPhrases, mentionsAny, passages, productKey, readingPieces, sentences, shorten, textLength } from './text.ts';
+import { comparedOnly, excludedPhrases, mentionsAny, passages, productKey, readingPieces, sentences, shorten, textLength } from './text.ts';
 
 const MAX_QUOTE = 300;
 const MIN_QUESTION = 15;
@@ -95,7 +96,9 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
           isPain(probability, read.evidence.reading, model.threshold) &&
           (part !== 'comment' || gate.probability(read.features) >= gate.threshold);
         for (const product of read.products) {
-          competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint: pain } });
+          // "Worse than GLM" is no complaint about GLM (text.ts comparedOnly).
+          const complaint = pain && !comparedOnly(read.whole, product);
+          competitors.push({ order: order++, score: 0, signal: { ...base, kind: 'competitor', competitor: product, moves: null, complaint } });
         }
         if (pain) {
           // A pain the model finds without a cue word gets the plainest kind: a difficulty.

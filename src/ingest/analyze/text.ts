@@ -132,13 +132,44 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${shorten(text, max)}…`;
 }
 
-/** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
 /**
  * Forum shorthand that says how the writer speaks, never what they speak of ("imo", "tbh",
  * "IIRC"): neither a product nor a subject.
  */
 export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa eli5 op ama tldr tl;dr lol lmao btw idk afaik iirc fwiw ngl smh'.split(' '));
 
+/**
+ * A comparison's other term follows one of these, after at most a determiner or one coordinated
+ * term ("than the stock one", "compared to both ChatGPT and Perplexity"). Not "vs" ("Ollama vs LM
+ * Studio" weighs both alike) nor "instead of" ("instead of running Ollama, which is slow" is about
+ * Ollama).
+ */
+const COMPARED_BEFORE = /\b(?:than|compared\s+(?:to|with)|comparison\s+(?:to|with)|unlike)(?:\s+(?:the|a|an|both|either|plain|stock|regular|vanilla))?(?:\s+[^\s,;:.!?()]+\s+(?:and|or))?\s*$/i;
+
+/** The text before a word ends in the opening of a comparison's other term, within its clause. */
+export function opensComparison(before: string): boolean {
+  return COMPARED_BEFORE.test(before.split(/[,;:.!?()](?=\s|$)/).pop() ?? '');
+}
+
+/**
+ * The sentence names `product` only as what something else is measured against: "it's even worse
+ * than GLM 4.5", "underwhelming compared to both ChatGPT and Perplexity", "slower than vLLM". The
+ * pain is not about that product (it is most often the better one), so it is neither the move's
+ * subject nor a complaint about it. A product named once plainly and once in a comparison is named.
+ */
+export function comparedOnly(sentence: string, product: string): boolean {
+  const parts = product.toLowerCase().match(/[a-z0-9]+/g);
+  if (!parts) return false;
+  const written = new RegExp(`(?<![a-z0-9])${parts.map(escapeRegExp).join('[\\s._-]*')}(?![a-z0-9])`, 'gi');
+  let seen = false;
+  for (const match of sentence.matchAll(written)) {
+    seen = true;
+    if (!opensComparison(sentence.slice(0, match.index))) return false;
+  }
+  return seen;
+}
+
+/** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
 export function productKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
 }

@@ -1,0 +1,65 @@
+/**
+ * Daily briefs as a founder reads them, judged blind (test/fixtures/quality/daily-briefs/README.md):
+ * every item of seven daily briefs of the r/LocalLLaMA export, each rated by two annotators who
+ * saw only the item (title, quote, move, threads). Prints, per question, how many items each
+ * annotator said yes to, and the same by section and by kind of move.
+ *
+ *   node --import tsx test/ingest/quality/daily-briefs.ts
+ */
+import { readFileSync } from 'node:fs';
+
+type MoveRating = 'good' | 'ok' | 'bad';
+interface Item {
+  id: string;
+  move_title: string;
+}
+interface Key {
+  id: string;
+  day: string;
+  section: 'content' | 'offers';
+}
+interface Answer {
+  id: string;
+  title_ok: boolean;
+  quote_pain: boolean;
+  quote_fits_title: boolean;
+  move: MoveRating;
+  forward: boolean;
+}
+
+const dir = new URL('../../fixtures/quality/daily-briefs/', import.meta.url);
+const read = <T>(name: string): T => JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as T;
+
+const QUESTIONS = ['title_ok', 'quote_pain', 'quote_fits_title', 'forward'] as const;
+
+/** What kind of move an item proposes, by its title's opening (brief.ts writes these three). */
+export function moveKind(title: string): 'offer' | 'position' | 'content' {
+  return title.startsWith('Offer ') ? 'offer' : title.startsWith('Position ') ? 'position' : 'content';
+}
+
+export function tally(answers: Answer[], ids: ReadonlySet<string>) {
+  const mine = answers.filter((a) => ids.has(a.id));
+  const yes = Object.fromEntries(QUESTIONS.map((q) => [q, mine.filter((a) => a[q]).length])) as Record<(typeof QUESTIONS)[number], number>;
+  const moves = { good: 0, ok: 0, bad: 0 };
+  for (const a of mine) moves[a.move] += 1;
+  return { items: mine.length, ...yes, moves };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const items = read<Item[]>('items.json');
+  const key = new Map(read<Key[]>('key.json').map((k) => [k.id, k]));
+  const answers = [read<Answer[]>('answers-1.json'), read<Answer[]>('answers-2.json')];
+  const groups: [string, Set<string>][] = [
+    ['all items', new Set(items.map((i) => i.id))],
+    ['content section', new Set(items.filter((i) => key.get(i.id)!.section === 'content').map((i) => i.id))],
+    ['offers section', new Set(items.filter((i) => key.get(i.id)!.section === 'offers').map((i) => i.id))],
+    ['offer moves', new Set(items.filter((i) => moveKind(i.move_title) === 'offer').map((i) => i.id))],
+  ];
+  console.log('| items | annotator | n | title names something | quote is a pain | quote fits title | move good / ok / bad | worth forwarding |\n|---|---|---|---|---|---|---|---|');
+  for (const [name, ids] of groups) {
+    answers.forEach((a, i) => {
+      const t = tally(a, ids);
+      console.log(`| ${name} | ${i + 1} | ${t.items} | ${t.title_ok} | ${t.quote_pain} | ${t.quote_fits_title} | ${t.moves.good} / ${t.moves.ok} / ${t.moves.bad} | ${t.forward} |`);
+    });
+  }
+}
