@@ -109,8 +109,8 @@ test("a subject keeps a name's capitals and loses only a sentence's (\"LoRA\", n
 });
 
 test('a subject is never a pronoun, a vague noun with a quality before it, or the noun of a fixed expression', () => {
-  // "The main problem" says nothing the cue does not: the tokenizer is what fails.
-  assert.equal(moves('The main problem is that the tokenizer keeps failing.').content.title, 'Write the plain guide to tokenizer');
+  // "The main problem" says nothing the cue does not: the tokenizer is what fails (and failing is the kind).
+  assert.equal(moves('The main problem is that the tokenizer keeps failing.').content.title, 'Write the fix for tokenizer failing');
   // "works out of the box" is not about a box.
   assert.doesNotMatch(moves('It may not work out of the box with my setup.').content.title, /\bbox\b/);
   // "I'm" is read as a noun by the tagger; it is the writer.
@@ -165,6 +165,12 @@ test('what a pain is compared with is not its subject, nor positioned against ("
   // "vs" weighs both alike; a product named plainly as well is still the subject.
   assert.equal(moves('Ollama vs LM Studio: LM Studio keeps crashing on my laptop.', ['Ollama', 'LM Studio']).content.title, 'Write the fix for Ollama failing');
   assert.equal(moves('Ollama keeps crashing, it was never worse than Ollama before.', ['Ollama']).content.title, 'Write the fix for Ollama failing');
+});
+
+test('a move answers the kind of problem a sentence names, not its bare "problem" ("structured output does not work with Ollama" is a failure)', () => {
+  assert.equal(moves('My real problem is that structured output does not work with Ollama.', ['Ollama']).content.title, 'Write the fix for Ollama failing');
+  assert.equal(moves('I have been having issues with LM Studio crashing since the update.', ['LM Studio']).content.title, 'Write the fix for LM Studio failing');
+  assert.equal(moves('I am having issues with LM Studio on my laptop.', ['LM Studio']).content.title, 'Write the plain guide to LM Studio');
 });
 
 test('an everyday word opening the sentence is still an everyday word ("Concerns", "Output")', () => {

@@ -39,7 +39,10 @@ const NAMES_A_FAILURE = /\b(?:failures?|errors?|crash(?:es)?|bugs?|issues?|probl
  */
 const FIXED_EXPRESSIONS = /\b(?:out of the box|on the fly|at the end of the day|in the long run|in the meantime|at the moment|for the most part|on the other hand|in the first place|in the end|by the way|trial and error|at this point|at the same time|in the wild)\b/gi;
 
-export function movesFor(ctx: MoveContext): Moves {
+export function movesFor(given: MoveContext): Moves {
+  // A move answers the kind of problem the sentence names, not its bare "problem" (pain.ts `precise`).
+  const precise = given.reading.precise;
+  const ctx = precise ? { ...given, reading: { ...given.reading, kind: precise.kind, cue: precise.cue } } : given;
   const product = namedProducts(ctx)[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
   const subject = product ?? subjectOf(ctx);

@@ -10,6 +10,17 @@ import { isHowTo, readPain, type PainKind } from './pain.ts';
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
 
+test('a bare "problem" or "issue" keeps its reading; the kind the sentence names is kept beside it for the moves', () => {
+  const failing = read('My real problem is that structured output does not work with Ollama.')!;
+  assert.equal(failing.kind, 'difficulty');
+  assert.equal(failing.precise?.kind, 'failure');
+  assert.equal(tag('My real problem is that structured output does not work with Ollama.')[failing.precise!.cue]!.lemma, 'work');
+  // Nothing more precise to say: no `precise`.
+  assert.equal(read('I am having issues with the new drivers on my laptop.')!.precise, undefined);
+  // A stronger cue that is not "problem" leads the reading itself.
+  assert.equal(read('LM Studio keeps crashing, which is a problem for my whole team.')!.precise, undefined);
+});
+
 describe('pain reader: pains and their kind', () => {
   const cases: [string, PainKind][] = [
     ['Ollama keeps crashing when I load a 32k context.', 'failure'],

@@ -29,6 +29,12 @@ export interface PainReading {
   cue: number;
   /** The sentence asks how to do something (also a pain when a cue is present). */
   howTo: boolean;
+  /**
+   * When the strongest cue is a bare "problem" or "issue", which says only that there is one, the
+   * first cue as strong that says which kind it is: "my real problem is that structured output
+   * does not work with Ollama" is a failure. Moves read it (moves.ts); the pain model does not.
+   */
+  precise?: { kind: PainKind; cue: number };
 }
 
 /** A sentence scoring this much or more is a pain. */
@@ -162,6 +168,7 @@ export function readCues(tokens: readonly Token[], sentence: string): PainReadin
   // Markdown emphasis ("**most frustrating**") must not hide a sentence's shape from the patterns.
   const plain = sentence.replace(/[*_`~]+/g, '').trim();
   let best: { weight: number; kind: PainKind; at: number } | undefined;
+  let precise: { weight: number; kind: PainKind; at: number } | undefined;
   let cues = 0;
   for (let i = 0; i < tokens.length; i++) {
     const cue = cueAt(tokens, i);
@@ -169,6 +176,7 @@ export function readCues(tokens: readonly Token[], sentence: string): PainReadin
     cues += 1;
     const weight = cue[1] + (INTENSIFIERS.has(tokens[i - 1]?.lower ?? '') ? 0.5 : 0);
     if (!best || weight > best.weight) best = { weight, kind: cue[0], at: i };
+    if (!PROBLEM_LEMMAS.has(tokens[i]!.lemma) && (!precise || weight > precise.weight)) precise = { weight, kind: cue[0], at: i };
   }
   const howTo = isHowTo(sentence);
   if (!best) return undefined;
@@ -183,8 +191,13 @@ export function readCues(tokens: readonly Token[], sentence: string): PainReadin
   if (inConditional(tokens, best.at)) score -= 1.5;
   // "What models can't I run?": an inverted question asks, it does not report a failure.
   if (plain.endsWith('?') && invertedNegation(tokens, best.at)) score -= 2;
-  return { score, kind: best.kind, cue: best.at, howTo };
+  const reading: PainReading = { score, kind: best.kind, cue: best.at, howTo };
+  if (PROBLEM_LEMMAS.has(tokens[best.at]!.lemma) && precise && precise.weight >= best.weight) reading.precise = { kind: precise.kind, cue: precise.at };
+  return reading;
 }
+
+/** Nouns that say there is a problem, not which kind. */
+const PROBLEM_LEMMAS = new Set(['problem', 'issue']);
 
 /** The cue token i carries, if any, after negation, avoidance and part-of-speech checks. */
 function cueAt(tokens: readonly Token[], i: number): Cue | undefined {
