@@ -170,7 +170,12 @@ test('what a pain is compared with is not its subject, nor positioned against ("
 test('a move answers the kind of problem a sentence names, not its bare "problem" ("structured output does not work with Ollama" is a failure)', () => {
   assert.equal(moves('My real problem is that structured output does not work with Ollama.', ['Ollama']).content.title, 'Write the fix for Ollama failing');
   assert.equal(moves('I have been having issues with LM Studio crashing since the update.', ['LM Studio']).content.title, 'Write the fix for LM Studio failing');
-  assert.equal(moves('I am having issues with LM Studio on my laptop.', ['LM Studio']).content.title, 'Write the plain guide to LM Studio');
+});
+
+test('a bare "problem" or "issue" gets a fix in the writer\'s word, not a guide; a difficulty still gets a guide', () => {
+  assert.equal(moves('I am having issues with LM Studio on my laptop.', ['LM Studio']).content.title, 'Write the fix for LM Studio issues');
+  assert.equal(moves('I keep running into python dependency problems with the newer version.').content.title, 'Write the fix for python dependency problems');
+  assert.equal(moves("I can't figure out how to set up LM Studio on my laptop.", ['LM Studio']).content.title, 'Write the plain guide to LM Studio');
 });
 
 test('an everyday word opening the sentence is still an everyday word ("Concerns", "Output")', () => {

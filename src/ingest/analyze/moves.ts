@@ -11,7 +11,7 @@
 import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { nounChunks, phrase, type Token } from './nlp.ts';
-import { isCue } from './pain.ts';
+import { bareProblem, isCue } from './pain.ts';
 import { CHAT_SHORTHAND, clip, comparedOnly, opensComparison, shorten } from './text.ts';
 import { isVague } from './vague.ts';
 import { wordVectors } from './vectors.ts';
@@ -60,7 +60,7 @@ export function movesFor(given: MoveContext): Moves {
     };
   }
   const searching = FIND_BLOCKED.test(ctx.sentence);
-  const moves: Moves = { content: searching ? findMove(product, said, where) : contentMove(ctx.reading.kind, subject, said, where, us) };
+  const moves: Moves = { content: searching ? findMove(product, said, where) : bareProblem(ctx.tokens, ctx.reading) ? issueMove(subject, said, where, us) : contentMove(ctx.reading.kind, subject, said, where, us) };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
       title: subject ? `Make the price of ${subject} easy to compare` : 'Make your price easy to compare',
@@ -108,6 +108,16 @@ function findMove(product: string | undefined, said: string, where: string): Mov
 function costs(subject: string | undefined): 'cost' | 'costs' {
   const last = subject?.split(/\s+/).pop() ?? '';
   return (/^[a-z]+s$/.test(last) && !/(?:ss|us|is)$/.test(last)) || /^[A-Z]{2,}(?:e?s)$/.test(last) ? 'cost' : 'costs';
+}
+
+/**
+ * "Having issues with LM Studio", "the problem with the chat template": the writer says something
+ * goes wrong, in their own word for it, without saying how. A fix answers that, in the same word;
+ * a guide (the move of a difficulty) answered what nobody asked.
+ */
+function issueMove(subject: string | undefined, said: string, where: string, us: string): Move {
+  const fix = contentMove('failure', subject, said, where, us);
+  return { ...fix, title: !subject ? 'Write the fix for this issue' : NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} issues` };
 }
 
 function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {

@@ -199,6 +199,11 @@ export function readCues(tokens: readonly Token[], sentence: string): PainReadin
 /** Nouns that say there is a problem, not which kind. */
 const PROBLEM_LEMMAS = new Set(['problem', 'issue']);
 
+/** The reading's cue is a bare "problem" or "issue" with no more precise cue beside it ("having issues with LM Studio"). */
+export function bareProblem(tokens: readonly Token[], reading: PainReading): boolean {
+  return reading.precise === undefined && PROBLEM_LEMMAS.has(tokens[reading.cue]?.lemma ?? '');
+}
+
 /** The cue token i carries, if any, after negation, avoidance and part-of-speech checks. */
 function cueAt(tokens: readonly Token[], i: number): Cue | undefined {
   const t = tokens[i]!;
