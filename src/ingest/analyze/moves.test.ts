@@ -162,6 +162,8 @@ test('what a pain is compared with is not its subject, nor positioned against ("
   assert.equal(only.position, undefined);
   // Not a product: the noun phrase after "than" is no subject either.
   assert.doesNotMatch(moves('I was so happy but its even worse than glm 4.5 at coding.').content.title, /glm/i);
+  assert.equal(moves('I usually avoid MLX models because they are painfully slow, not as reliable as GGUF.', ['GGUF']).position, undefined);
+  assert.doesNotMatch(moves('Prompt processing is painfully slow as soon as Ollama loads the second model.', ['Ollama']).content.title, /this|it faster/);
   // "vs" weighs both alike; a product named plainly as well is still the subject.
   assert.equal(moves('Ollama vs LM Studio: LM Studio keeps crashing on my laptop.', ['Ollama', 'LM Studio']).content.title, 'Write the fix for Ollama failing');
   assert.equal(moves('Ollama keeps crashing, it was never worse than Ollama before.', ['Ollama']).content.title, 'Write the fix for Ollama failing');
@@ -175,6 +177,7 @@ test('a move answers the kind of problem a sentence names, not its bare "problem
 test('a bare "problem" or "issue" gets a fix in the writer\'s word, not a guide; a difficulty still gets a guide', () => {
   assert.equal(moves('I am having issues with LM Studio on my laptop.', ['LM Studio']).content.title, 'Write the fix for LM Studio issues');
   assert.equal(moves('I keep running into python dependency problems with the newer version.').content.title, 'Write the fix for python dependency problems');
+  assert.equal(moves('I always have issues with FP8 models on my MacBook.').content.title, 'Write the fix for the issues with FP8 models');
   assert.equal(moves("I can't figure out how to set up LM Studio on my laptop.", ['LM Studio']).content.title, 'Write the plain guide to LM Studio');
 });
 

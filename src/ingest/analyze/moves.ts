@@ -1,6 +1,8 @@
 /**
  * What to do about a pain (DESIGN §8.4): a move that fits it. A how-to question gets an answer
- * or a guide; a failure a fix; slowness measured numbers; a price complaint a pricing move; a
+ * or a guide; a failure a fix, and so does a bare "problem" or "issue" (in the writer's word: a
+ * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
+ * measured numbers; a price complaint a pricing move; a
  * missing capability a roadmap move; confusion a plain walkthrough; a concern a straight answer;
  * frustration with a named product a positioning move. Each move uses the pain's own subject
  * (the product or the noun phrase it is about) and its words, never one template for all.
@@ -106,8 +108,13 @@ function findMove(product: string | undefined, said: string, where: string): Mov
  * its last letter ("ElevenLabs").
  */
 function costs(subject: string | undefined): 'cost' | 'costs' {
+  return plural(subject) ? 'cost' : 'costs';
+}
+
+/** The subject's last word is a plural (see `costs`): "GPUs", "prices"; not "class", "ElevenLabs". */
+function plural(subject: string | undefined): boolean {
   const last = subject?.split(/\s+/).pop() ?? '';
-  return (/^[a-z]+s$/.test(last) && !/(?:ss|us|is)$/.test(last)) || /^[A-Z]{2,}(?:e?s)$/.test(last) ? 'cost' : 'costs';
+  return (/^[a-z]+s$/.test(last) && !/(?:ss|us|is)$/.test(last)) || /^[A-Z]{2,}(?:e?s)$/.test(last);
 }
 
 /**
@@ -117,7 +124,9 @@ function costs(subject: string | undefined): 'cost' | 'costs' {
  */
 function issueMove(subject: string | undefined, said: string, where: string, us: string): Move {
   const fix = contentMove('failure', subject, said, where, us);
-  return { ...fix, title: !subject ? 'Write the fix for this issue' : NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} issues` };
+  // "FP8 models issues" reads as a typo: a plural subject takes "the issues with".
+  const title = !subject ? 'Write the fix for this issue' : NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : plural(subject) ? `Write the fix for the issues with ${subject}` : `Write the fix for ${subject} issues`;
+  return { ...fix, title };
 }
 
 function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {

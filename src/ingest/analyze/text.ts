@@ -140,11 +140,12 @@ export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa
 
 /**
  * A comparison's other term follows one of these, after at most a determiner or one coordinated
- * term ("than the stock one", "compared to both ChatGPT and Perplexity"). Not "vs" ("Ollama vs LM
+ * term ("than the stock one", "compared to both ChatGPT and Perplexity", "not as fast as Claude
+ * Code"; not "as soon as", "as long as", "as well as", "as far as"). Not "vs" ("Ollama vs LM
  * Studio" weighs both alike) nor "instead of" ("instead of running Ollama, which is slow" is about
  * Ollama).
  */
-const COMPARED_BEFORE = /\b(?:than|compared\s+(?:to|with)|comparison\s+(?:to|with)|unlike)(?:\s+(?:the|a|an|both|either|plain|stock|regular|vanilla))?(?:\s+[^\s,;:.!?()]+\s+(?:and|or))?\s*$/i;
+const COMPARED_BEFORE = /\b(?:than|compared\s+(?:to|with)|comparison\s+(?:to|with)|unlike|as\s+(?!(?:soon|long|well|far)\s)[a-z]+\s+as)(?:\s+(?:the|a|an|both|either|plain|stock|regular|vanilla))?(?:\s+[^\s,;:.!?()]+\s+(?:and|or))?\s*$/i;
 
 /** The text before a word ends in the opening of a comparison's other term, within its clause. */
 export function opensComparison(before: string): boolean {
