@@ -41,7 +41,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nlpType from 'compromise';
-import { CHAT_SHORTHAND, escapeRegExp, productKey, titleCase } from './text.ts';
+import { CHAT_SHORTHAND, flexible, productKey, titleCase } from './text.ts';
 import { wordVectors } from './vectors.ts';
 import type { Token } from './nlp.ts';
 
@@ -58,17 +58,6 @@ export function trackedProducts(names: readonly string[]): TrackedProduct[] {
     .map((name) => ({ name, key: familyKey(name), pattern: new RegExp(`(?:^|[^\\w.])${flexible(name)}(?![\\w])`, 'i') }))
     // Longest first: "Qwen3-Coder" is matched before "Qwen" takes the same words.
     .sort((a, b) => b.name.length - a.name.length || (a.name < b.name ? -1 : 1));
-}
-
-/**
- * A product name with its separators optional: "llama.cpp" also matches "llamacpp", "llama cpp"
- * and "llama-cpp"; "LM Studio" also "lmstudio" and "LM-Studio" — the spellings people type.
- */
-function flexible(name: string): string {
-  return name
-    .split(/[\s.\-_]+/)
-    .map(escapeRegExp)
-    .join('[\\s.\\-_]?');
 }
 
 /**

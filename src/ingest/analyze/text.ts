@@ -159,15 +159,25 @@ export function opensComparison(before: string): boolean {
  * subject nor a complaint about it. A product named once plainly and once in a comparison is named.
  */
 export function comparedOnly(sentence: string, product: string): boolean {
-  const parts = product.toLowerCase().match(/[a-z0-9]+/g);
-  if (!parts) return false;
-  const written = new RegExp(`(?<![a-z0-9])${parts.map(escapeRegExp).join('[\\s._-]*')}(?![a-z0-9])`, 'gi');
+  // Written as people type it, as products.ts matches a tracked name ("LMStudio", "llama cpp").
+  const written = new RegExp(`(?<![\\w.])${flexible(product)}(?![\\w])`, 'gi');
   let seen = false;
   for (const match of sentence.matchAll(written)) {
     seen = true;
     if (!opensComparison(sentence.slice(0, match.index))) return false;
   }
   return seen;
+}
+
+/**
+ * A product name with its separators optional: "llama.cpp" also matches "llamacpp", "llama cpp"
+ * and "llama-cpp"; "LM Studio" also "lmstudio" and "LM-Studio" — the spellings people type.
+ */
+export function flexible(name: string): string {
+  return name
+    .split(/[\s.\-_]+/)
+    .map(escapeRegExp)
+    .join('[\\s.\\-_]?');
 }
 
 /** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
