@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
-import { buildBrief, coherence, COHERENT_FIT, type RankedTheme } from './brief.ts';
+import { buildBrief, coherence, COHERENT_FIT, OFFER_FIT, OFFER_QUOTE_FIT, type RankedTheme } from './brief.ts';
 import { exampleClause } from './themes.ts';
 
 const moves = JSON.stringify({ content: { title: 'Write the fix', body: 'Reply with the fix.' } });
@@ -19,7 +19,7 @@ function theme(title: string, signals: WindowSignal[], type = 'pain'): RankedThe
 }
 /** Every quote as close to its theme as a coherent theme's (COHERENT_FIT): the lead tests are about the lead. */
 const CLOSE = 0.3;
-const brief = (pains: RankedTheme[]) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains, rivals: [], fit: () => CLOSE });
+const brief = (pains: RankedTheme[]) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains, rivals: [], fit: () => CLOSE, quoteFit: () => 0 });
 
 test('a pain item names its theme before saying how often and where; its example quote is not the one it leads with', () => {
   const slow = signal('Prompt processing is painfully slow on my Mac.', 10);
@@ -51,14 +51,14 @@ test('among quotes saying as much of the title, the one closest to the theme lea
   const third = signal('Mine dies after an hour too.', 30);
   const closeness = new Map([[second.quote, 0.4], [first.quote, 0.1]]);
   const built = (fit: (text: string) => number) =>
-    buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, third])], rivals: [], fit })[0]!.items[0]!;
+    buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, third])], rivals: [], fit, quoteFit: () => 0 })[0]!.items[0]!;
   const item = built((text) => closeness.get(text) ?? 0);
   assert.equal(item.surfaced.quote?.text, second.quote);
   assert.equal(item.move.title, 'Write the fix', 'the move is the lead\'s own');
   assert.equal(built(() => CLOSE).surfaced.quote?.text, first.quote);
   // Saying the title's words still comes first.
   const named = signal('Nightly outages again, third time this week.', 1);
-  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, named])], rivals: [], fit: (text) => closeness.get(text) ?? 0 });
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, named])], rivals: [], fit: (text) => closeness.get(text) ?? 0, quoteFit: () => 0 });
   assert.equal(content!.items[0]!.surfaced.quote?.text, named.quote);
 });
 
@@ -69,7 +69,7 @@ test('a theme whose quotes sit far from it on average is not shown: the next one
   const closeness = new Map([...mixed.signals.map((s) => [s.quote, COHERENT_FIT - 0.05] as const), ...focused.signals.map((s) => [s.quote, COHERENT_FIT + 0.05] as const)]);
   const offerings = [{ name: 'Game checker', description: 'Checks Qwen3, Kimi K2 and DeepSeek answers.' }];
   const fit = (text: string, ranked: RankedTheme) => closeness.get(text) ?? (ranked === mixed ? 0.9 : 0);
-  const [content, offers] = buildBrief({ project: { name: 'EvalKit', offerings }, pains: [mixed, focused], rivals: [], loose: [loose], fit });
+  const [content, offers] = buildBrief({ project: { name: 'EvalKit', offerings }, pains: [mixed, focused], rivals: [], loose: [loose], fit, quoteFit: () => 0.9 });
   assert.deepEqual(content!.items.map((i) => i.surfaced.quote?.text), [focused.signals[0]!.quote, loose.quote]);
   assert.match(content!.items[0]!.surfaced.summary, /^Slow prompt processing:/);
   // Nor is an offering proposed for it, however well the offering's words match.
@@ -80,12 +80,12 @@ test('a theme whose quotes sit far from it on average is not shown: the next one
 test('a competitor item says how many posts of the window complain about the product, and where', () => {
   const mention = (quote: string, score: number): WindowSignal => ({ ...signal(quote, score), kind: 'competitor', competitor: 'LM Studio' });
   const rival = theme('LM Studio shortcomings', [mention('LM Studio crashes when I load a second model.', 20), mention('LM Studio still has no batch API.', 10)], 'competitor');
-  const [, offers] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [rival], fit: () => 0 });
+  const [, offers] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [rival], fit: () => 0, quoteFit: () => 0 });
   const item = offers!.items[0]!;
   assert.equal(item.origin, 'competitor');
   assert.equal(item.surfaced.summary, 'LM Studio shortcomings: 2 posts in r/LocalLLaMA this window say where LM Studio falls short.');
   const one = theme('Owui shortcomings', [{ ...signal('Owui loses my chats after an update.', 5), kind: 'competitor', competitor: 'Owui' }], 'competitor');
-  const [, single] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [one], fit: () => 0 });
+  const [, single] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [one], fit: () => 0, quoteFit: () => 0 });
   assert.equal(single!.items[0]!.surfaced.summary, 'Owui shortcomings: 1 post in r/LocalLLaMA this window says where Owui falls short.');
 });
 
@@ -94,7 +94,7 @@ test('a memory that lists competitors gets positioning items against them only; 
   const cuda = theme('CUDA shortcomings', [complaint('CUDA', 'CUDA 12 is still incompatible with my driver.'), complaint('CUDA', 'CUDA broke again after the update.')], 'competitor');
   const lmStudio = theme('LM Studio shortcomings', [complaint('LM Studio', 'LM Studio crashes when I load a second model.')], 'competitor');
   const rivalsOf = (competitors?: string[]) =>
-    buildBrief({ project: { name: 'EvalKit', offerings: [], ...(competitors ? { competitors } : {}) }, pains: [], rivals: [cuda, lmStudio], fit: () => 0 })[1]!.items.map((i) => i.move.title);
+    buildBrief({ project: { name: 'EvalKit', offerings: [], ...(competitors ? { competitors } : {}) }, pains: [], rivals: [cuda, lmStudio], fit: () => 0, quoteFit: () => 0 })[1]!.items.map((i) => i.move.title);
   // Matched however the memory spells it.
   assert.deepEqual(rivalsOf(['lmstudio', 'Ollama']), ['Position EvalKit against LM Studio']);
   assert.deepEqual(rivalsOf(['Ollama']), []);
@@ -108,6 +108,24 @@ test('a "Problems with …" title leads with a quote about its subject, not one 
   const ranked = theme('Problems with CPU', [inPassing, onTopic]);
   // Both say "CPU"; the closer one leads (the one saying "problem" is not closer to the theme for it).
   const fit = (quote: string) => (quote === onTopic.quote ? 0.4 : 0.3);
-  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [ranked], rivals: [], fit });
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [ranked], rivals: [], fit, quoteFit: () => 0 });
   assert.equal(content!.items[0]!.surfaced.quote?.text, onTopic.quote);
+});
+
+test('an offering is proposed where a window quote itself fits it, and that quote leads the item; a theme that fits alone is not enough', () => {
+  const offering = { name: 'Tool-call test packs', description: 'Ready-made suites that check tool calling, JSON output and agent steps across models.' };
+  const aside = signal("I'm no good in AI tools, I struggle a lot with each new tool.", 900);
+  const answered = signal('The tool calling keeps looping and never returns JSON.', 5);
+  const tools = theme('Problems with tool calling', [aside, answered]);
+  const content = [1, 2, 3, 4, 5].map((k) => theme(`Topic ${k}`, [signal(`Topic ${k} is broken for me.`, 1000 + k)]));
+  const offersOf = (quoteFit: (text: string, quote: string) => number) =>
+    buildBrief({ project: { name: 'EvalKit', offerings: [offering] }, pains: [...content, tools], rivals: [], fit: (_, r) => (r === tools ? Math.max(OFFER_FIT, COHERENT_FIT) : CLOSE), quoteFit })[1]!.items;
+  const fits = new Map([[answered.quote, OFFER_QUOTE_FIT], [aside.quote, OFFER_QUOTE_FIT - 0.01]]);
+  const [item, ...more] = offersOf((_, quote) => fits.get(quote) ?? 0);
+  assert.equal(more.length, 0);
+  assert.equal(item!.move.title, 'Offer Tool-call test packs where people hit “Problems with tool calling”');
+  assert.equal(item!.surfaced.quote?.text, answered.quote, 'led by the quote the offering answers, not the best-received one');
+  assert.match(item!.move.body, /The tool calling keeps looping/);
+  // No quote of the window close enough: no offer, however well the theme as a whole matches.
+  assert.deepEqual(offersOf(() => OFFER_QUOTE_FIT - 0.01), []);
 });

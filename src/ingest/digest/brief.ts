@@ -2,7 +2,8 @@
  * The brief of one run window (DESIGN §8, "Brief"): a `content` section with the strongest pains
  * of the window (by posts, then the best post's score) among the themes that hold one problem
  * (`COHERENT_FIT`), each with its content move, and an
- * `offers` section with pains one of the project's offerings answers (a move proposing it) and
+ * `offers` section with pains one of the project's offerings answers (a move proposing it, led by
+ * the quote it answers) and
  * complaints about a competitor the memory lists (any product when it lists none), with a move
  * positioning the project against it. Each item quotes its
  * source and lists the threads behind it. A window with fewer themes than content items is
@@ -24,6 +25,15 @@ const RIVAL_ITEMS = 2;
 const SOURCES_PER_ITEM = 3;
 /** How well an offering must match a theme (the grouper's similarity) to be proposed for it. */
 export const OFFER_FIT = 0.12;
+/**
+ * How well an offering must match the very quote the item leads with (the grouper's similarity of
+ * the two texts). The theme's match alone proposed offerings beside quotes they do not answer
+ * ("Offer Tool-call test packs" under "I'm no good in AI tools"): of the export backfill's pains in
+ * themes at OFFER_FIT, about one in eight was one the offering helps, by two annotators' blind
+ * labels. With the quote at 0.25 too, 17 of 27 pairs on the labels' development half and 18 of 24
+ * on their test half (docs/quality.md, "Offerings and the quote they answer").
+ */
+export const OFFER_QUOTE_FIT = 0.25;
 /**
  * How close a theme's window quotes must sit to the theme on average (the grouper's similarity)
  * for the brief to show it. A theme whose quotes sit far from it gathers several problems under one
@@ -53,6 +63,8 @@ export interface BriefInput {
   loose?: WindowSignal[];
   /** Similarity of an offering's text to a theme (the grouper's TF-IDF cosine). */
   fit: (offeringText: string, theme: RankedTheme) => number;
+  /** Similarity of an offering's text to one quote, on the same scale. */
+  quoteFit: (offeringText: string, quote: string) => number;
 }
 
 export interface BriefSection {
@@ -71,15 +83,17 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   for (const offering of input.project.offerings) {
     if (offers.length >= OFFER_ITEMS) break;
     const text = `${offering.name} ${offering.description}`;
-    let best: { ranked: RankedTheme; fit: number } | undefined;
+    let best: { ranked: RankedTheme; lead: WindowSignal; fit: number } | undefined;
     for (const ranked of shown) {
       // A theme the brief already shows is not shown twice.
-      if (featured.has(ranked.theme.themeId)) continue;
-      const fit = input.fit(text, ranked);
-      if (fit >= OFFER_FIT && (!best || fit > best.fit)) best = { ranked, fit };
+      if (featured.has(ranked.theme.themeId) || input.fit(text, ranked) < OFFER_FIT) continue;
+      for (const signal of ranked.signals) {
+        const fit = input.quoteFit(text, signal.quote);
+        if (fit >= OFFER_QUOTE_FIT && (!best || fit > best.fit)) best = { ranked, lead: signal, fit };
+      }
     }
     if (!best) continue;
-    const lead = leadOf(best.ranked, input.fit);
+    const lead = best.lead;
     offers.push(
       item(best.ranked, lead, 'pain', {
         title: `Offer ${offering.name} where people hit “${clip(best.ranked.theme.title, 60)}”`,

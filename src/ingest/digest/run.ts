@@ -588,6 +588,7 @@ class RunWork {
       rivals,
       loose,
       fit: (text, theme) => this.grouper.fit(text, theme.theme.themeId),
+      quoteFit: (text, quote) => this.grouper.quoteFit(text, quote),
     });
     const items = sections.reduce((n, s) => n + s.items.length, 0);
     if (items === 0) return null;

@@ -194,6 +194,15 @@ describe('theme grouper', () => {
     assert.equal(g.get('sov_crash')!.docs, 4);
   });
 
+  test('an offering fits the quote it answers more than one that only shares a word with it (quoteFit)', () => {
+    const g = grouperWithBackground();
+    const offering = 'Tool-call test packs: ready-made suites that check tool calling, JSON output and agent steps across models.';
+    const answered = g.quoteFit(offering, 'The model keeps failing at tool calling and returns broken JSON.');
+    const aside = g.quoteFit(offering, "I'm no good in AI tools, I struggle with each new tool.");
+    assert.ok(answered > aside + 0.1, `${answered} vs ${aside}`);
+    assert.ok(g.quoteFit(offering, 'Nothing in common here at all.') < 0.1);
+  });
+
   test('a title is a 2–7 word problem phrase, never a sentiment word; a summary says how often and where', () => {
     const g = grouper();
     g.add(pain('p1', VRAM_A));

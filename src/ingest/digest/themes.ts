@@ -353,8 +353,17 @@ export class ThemeGrouper {
   fit(text: string, themeId: string): number {
     const theme = this.byId.get(themeId);
     if (!theme) return 0;
-    const probe = { terms: termCounts(text), vector: this.vectors.sentenceVector(contentWords(text)), norm: 0, normEpoch: -1 } as Member;
-    return this.similarity(probe, theme.centroid, theme);
+    return this.similarity(this.probe(text), theme.centroid, theme);
+  }
+
+  /** How well a text (an offering) fits one quote, on the same scale as `fit`. */
+  quoteFit(text: string, quote: string): number {
+    const b = this.probe(quote);
+    return this.similarity(this.probe(text), b.vector, b);
+  }
+
+  private probe(text: string): Member {
+    return { terms: termCounts(text), vector: this.vectors.sentenceVector(contentWords(text)), norm: 0, normEpoch: -1 } as Member;
   }
 
   /**

@@ -89,7 +89,7 @@ export function scoreBrief(themes: LabelledTheme[], gate = true): BriefScore {
   const byId = new Map(themes.map((t) => [`theme_${t.theme}`, { labelled: t, ...asRanked(t) }]));
   // Without the gate: every closeness raised by one, which passes every theme and keeps their order (the lead rule compares them).
   const fit = (text: string, ranked: RankedTheme) => byId.get(ranked.theme.themeId)!.fit(text) + (gate ? 0 : 1);
-  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [...byId.values()].map((t) => t.ranked), rivals: [], fit });
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [...byId.values()].map((t) => t.ranked), rivals: [], fit, quoteFit: () => 0 });
   const good = (s: LabelledSignal) => s.pain && s.onTopic;
   const leads = content!.items.map((item) => [...byId.values()].flatMap((t) => t.labelled.signals).find((s) => s.quote === item.surfaced.quote?.text)!);
   const shown = themes.filter((t) => {
