@@ -198,3 +198,22 @@ test('a gerund used as a preposition ends a subject ("documentation regarding…
   assert.equal(moves('The documentation regarding tool calls keeps failing me.').content.title, 'Write the fix for documentation failing');
   assert.match(moves('It has terrible instruction following and hallucinates more.').content.title, /instruction following/);
 });
+
+test('something not supported gets a workaround and roadmap evidence for it, not a fix: the object of "does not support X", the subject of "X is not supported"', () => {
+  const active = moves('Sadly the new engine does not support KVcache quant on my card.');
+  assert.equal(active.content.title, 'Publish a workaround for KVcache quant support');
+  assert.match(active.content.body, /blocked because KVcache quant is not supported yet/);
+  assert.equal(active.roadmap?.title, 'Roadmap evidence: KVcache quant support');
+  const passive = moves("I tried autoawq but olmo2 isn't supported yet.");
+  assert.equal(passive.content.title, 'Publish a workaround for olmo2 support');
+  // The product that lacks it is positioned against, and is not what is missing.
+  const lacking = moves('Sadly vLLM does not support AWQ on my card.', ['vLLM']);
+  assert.equal(lacking.content.title, 'Publish a workaround for AWQ support');
+  assert.equal(lacking.position?.title, 'Position Quantforge against vLLM');
+  // Nothing named: the move says so rather than inventing a subject.
+  assert.equal(moves("Sadly it's not supported in any extension I know of.").content.title, 'Publish a workaround for the missing support');
+});
+
+test('a subject that already says it fails is not said to fail twice', () => {
+  assert.equal(moves('I keep seeing a tool call failing with Qwen3 every single time.').content.title, 'Write the fix for tool call failing');
+});

@@ -3,7 +3,7 @@
  * or a guide; a failure a fix, and so does a bare "problem" or "issue" (in the writer's word: a
  * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
  * measured numbers; a price complaint a pricing move; a
- * missing capability a roadmap move; confusion a plain walkthrough; a concern a straight answer;
+ * missing capability a roadmap move (and something not supported a workaround, not a fix); confusion a plain walkthrough; a concern a straight answer;
  * frustration with a named product a positioning move. Each move uses the pain's own subject
  * (the product or the noun phrase it is about) and its words, never one template for all.
  *
@@ -33,7 +33,7 @@ export interface MoveContext {
 const COMMON_WORDS = 10_000;
 
 /** A subject whose last word is the failure itself ("request failures", "OOM errors"). */
-const NAMES_A_FAILURE = /\b(?:failures?|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|leaks?|timeouts?)$/i;
+const NAMES_A_FAILURE = /\b(?:failures?|failing|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|leaks?|timeouts?)$/i;
 
 /**
  * Fixed expressions whose noun names nothing the writer is about: "works out of the box" is not
@@ -62,6 +62,7 @@ export function movesFor(given: MoveContext): Moves {
     };
   }
   const searching = FIND_BLOCKED.test(ctx.sentence);
+  if (unsupported(ctx)) return supportMoves(ctx, product, said, where, us);
   const moves: Moves = { content: searching ? findMove(product, said, where) : bareProblem(ctx.tokens, ctx.reading) ? issueMove(subject, said, where, us) : contentMove(ctx.reading.kind, subject, said, where, us) };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
@@ -78,6 +79,43 @@ export function movesFor(given: MoveContext): Moves {
   // Not finding something about a product is not the product falling short ("couldn't find a TTS
   // engine as good as Kokoro" praises Kokoro).
   if (product && !searching && (ctx.reading.kind === 'failure' || ctx.reading.kind === 'frustration' || ctx.reading.kind === 'speed' || ctx.reading.kind === 'missing')) {
+    moves.position = {
+      title: `Position ${us} against ${product}`,
+      body: `${said} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers or a short clip rather than claims.`,
+    };
+  }
+  return moves;
+}
+
+/**
+ * "The new engine does not support KVcache quant", "olmo2 isn't supported yet": the cue is a
+ * negated "support", which pain.ts reads as a failure (the pain model was trained on that reading,
+ * so it stays), but nothing broke: a capability is missing, and "Write the fix for olmo2 failing"
+ * offers a fix nobody can write.
+ */
+function unsupported(ctx: MoveContext): boolean {
+  return ctx.reading.kind === 'failure' && ctx.tokens[ctx.reading.cue]?.lemma === 'support';
+}
+
+/**
+ * What is missing is what is not supported: the object of an active "does not support X", the
+ * subject of a passive "X isn't supported". A product named elsewhere in the sentence is the one
+ * that lacks it ("vLLM does not support AWQ"), so it gets the positioning move, not the title.
+ */
+function supportMoves(ctx: MoveContext, product: string | undefined, said: string, where: string, us: string): Moves {
+  const passive = /ed$/.test(ctx.tokens[ctx.reading.cue]!.lower);
+  const thing = subjectOf(ctx, passive ? 'before' : 'after') ?? (passive ? product : undefined);
+  const moves: Moves = {
+    content: {
+      title: thing ? `Publish a workaround for ${thing} support` : 'Publish a workaround for the missing support',
+      body: `${said} People in ${where} are blocked because ${thing ?? 'it'} is not supported yet. Publish the best workaround that exists now (another build, a flag, another runtime), and say plainly what is still missing.`,
+    },
+    roadmap: {
+      title: thing ? `Roadmap evidence: ${thing} support` : 'Roadmap evidence from this thread',
+      body: `${said} If ${us} already supports this, reply and show it; if not, log it with this thread as evidence and tell the poster when it lands.`,
+    },
+  };
+  if (product && product !== thing) {
     moves.position = {
       title: `Position ${us} against ${product}`,
       body: `${said} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers or a short clip rather than claims.`,
@@ -172,10 +210,11 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
 }
 
 /**
- * What a pain that names no product is about: the noun phrase nearest its cue; undefined when no
- * phrase names anything (only pronouns, vague words or the cue itself).
+ * What a pain that names no product is about: the noun phrase nearest its cue (only those on one
+ * `side` of it when given); undefined when no phrase names anything (only pronouns, vague words or
+ * the cue itself).
  */
-function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>): string | undefined {
+function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>, side?: 'before' | 'after'): string | undefined {
   const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
   const chunks = nounChunks(ctx.tokens).map((c) => withoutShorthand(ctx.tokens, withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c)))).filter(([from, to]) => {
     if (to <= from) return false;
@@ -198,10 +237,11 @@ function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence'>): s
     const named = words.filter((t) => t.pos !== 'ADJ');
     return !named.every((t) => isVague(t) || isCue(t)) && !(to - from === 1 && words[0]!.text.length < 3) && !words.some((t) => t.pos === 'PRON');
   });
-  if (chunks.length === 0) return undefined;
   const cue = ctx.reading.cue;
-  let best = chunks[0]!;
-  for (const chunk of chunks) {
+  const sided = side === undefined ? chunks : chunks.filter(([from, to]) => (side === 'after' ? from > cue : to <= cue));
+  if (sided.length === 0) return undefined;
+  let best = sided[0]!;
+  for (const chunk of sided) {
     const distance = (c: [number, number]) => (c[1] <= cue ? cue - c[1] : c[0] > cue ? c[0] - cue : 0);
     if (distance(chunk) < distance(best)) best = chunk;
   }
