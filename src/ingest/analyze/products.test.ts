@@ -26,6 +26,10 @@ describe('product names', () => {
     assert.deepEqual(find('I run everything with Docker these days.'), ['Docker']);
     assert.deepEqual(find('We use Canvas for quizzes and it keeps crashing.'), ['Canvas']);
     assert.deepEqual(find('It has been a while, but IIRC llama.cpp wasn’t deterministic.', []), ['llama.cpp'], 'shorthand opens no name');
+    // Nor does a word capitalised only because it opens the sentence.
+    assert.deepEqual(find('Also Msty keeps crashing on my Mac.', []), ['Msty']);
+    assert.deepEqual(find('Because Zentara Code keeps crashing, I use Cline now.', []), ['Zentara Code', 'Cline']);
+    assert.deepEqual(find('If Canvas keeps crashing again I will switch.', []), ['Canvas']);
   });
 
   test('a plural of a name the community knows says what the name says; a closing period is not part of a name', () => {

@@ -405,6 +405,8 @@ function familyMember(tracked: readonly TrackedProduct[], family: string): Track
   return members.find((t) => productKey(t.name) === family) ?? members.sort((a, b) => a.name.length - b.name.length)[0];
 }
 
+const OPENS_NO_NAME = new Set(['CCONJ', 'SCONJ', 'ADP', 'ADV']);
+
 /** Token ranges that could be names: a capitalised or odd-shaped word and the name words after it, or one word `typedLower` accepts. */
 function candidates(tokens: readonly Token[], typedLower: (word: string) => boolean = () => false): [number, number][] {
   const out: [number, number][] = [];
@@ -412,6 +414,9 @@ function candidates(tokens: readonly Token[], typedLower: (word: string) => bool
     const t = tokens[i]!;
     // Shorthand opens no name: "IIRC llama.cpp wasn't deterministic" names llama.cpp.
     if (t.type !== 'word' || t.pos === 'PRON' || t.pos === 'DET' || t.pos === 'AUX' || CHAT_SHORTHAND.has(t.lower)) continue;
+    // Nor does a conjunction, preposition or adverb, capitalised only because it opens the
+    // sentence: "If Qwen…", "Also vLLM…", "Because DeepSeek…" name Qwen, vLLM and DeepSeek.
+    if (OPENS_NO_NAME.has(t.pos) && !oddShape(t.text)) continue;
     if (!capitalised(t.text) && !oddShape(t.text) && !typedLower(t.text)) continue;
     if (/^\d/.test(t.text)) continue;
     let j = i + 1;
