@@ -222,7 +222,7 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
       <ListEditor
         {...common('offerings')}
         title="Offerings"
-        hint="What you sell: a pain one of them answers becomes an “offer” item in the brief."
+        hint="What you sell. The brief proposes an offering beside a post that says what the offering is for, so describe the problem it solves in the words your customers use."
         empty="No offerings yet."
         items={memory.offerings.map((o) => ({
           key: o.name,
@@ -238,7 +238,7 @@ function MemoryPage(props: { view: ProjectView; buildError: string | null; hasRu
         add={{ op: 'add_offering', submit: 'Add offering' }}
         fields={[
           { name: 'name', id: 'offering-name', label: 'Name', max: LIMITS.name },
-          { name: 'description', id: 'offering-description', label: 'What it does for the customer', max: LIMITS.text },
+          { name: 'description', id: 'offering-description', label: 'What it does for the customer', max: LIMITS.text, placeholder: 'retries failed payouts so nobody files a ticket' },
         ]}
       />
 

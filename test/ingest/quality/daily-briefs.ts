@@ -62,4 +62,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`| ${name} | ${i + 1} | ${t.items} | ${t.title_ok} | ${t.quote_pain} | ${t.quote_fits_title} | ${t.moves.good} / ${t.moves.ok} / ${t.moves.bad} | ${t.forward} |`);
     });
   }
+
+  // The same seven days at 2026-11-27's head, rated with the items of efa2a52 by two other
+  // annotators, blind to which brief an item came from (an item in both is rated once).
+  const again = 'rerated-2026-11-27/';
+  const versions = read<{ id: string; versions: ('old' | 'new')[] }[]>(`${again}key.json`);
+  const rerated = [read<Answer[]>(`${again}answers-1.json`), read<Answer[]>(`${again}answers-2.json`)];
+  console.log('\nRated again together (rerated-2026-11-27/):\n');
+  console.log('| items | annotator | n | title names something | quote is a pain | quote fits title | move good / ok / bad | worth forwarding |\n|---|---|---|---|---|---|---|---|');
+  for (const [version, name] of [['old', 'before (efa2a52)'], ['new', 'after (2026-11-27)']] as const) {
+    const ids = new Set(versions.filter((v) => v.versions.includes(version)).map((v) => v.id));
+    rerated.forEach((a, i) => {
+      const t = tally(a, ids);
+      console.log(`| ${name} | ${i + 3} | ${t.items} | ${t.title_ok} | ${t.quote_pain} | ${t.quote_fits_title} | ${t.moves.good} / ${t.moves.ok} / ${t.moves.bad} | ${t.forward} |`);
+    });
+  }
 }
