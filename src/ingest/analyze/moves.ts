@@ -2,10 +2,11 @@
  * What to do about a pain (DESIGN §8.4): a move that fits it. A how-to question gets an answer
  * or a guide; a failure a fix, and so does a bare "problem" or "issue" (in the writer's word: a
  * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
- * measured numbers; a price complaint a pricing move; a
- * missing capability a roadmap move (and something not supported a workaround, not a fix); confusion a plain walkthrough; a concern a straight answer;
- * frustration with a named product a positioning move. Each move uses the pain's own subject
- * (the product or the noun phrase it is about) and its words, never one template for all.
+ * measured numbers; a price complaint a pricing move; a missing capability a roadmap move (and
+ * something not supported a workaround, not a fix); confusion a plain walkthrough; a concern a
+ * straight answer; frustration with a named product a positioning move. Each move uses the
+ * pain's own subject (the product or the noun phrase it is about) and its words, never one
+ * template for all.
  *
  * `content` is always there (what to write or reply); `pricing`, `roadmap` and `position` are
  * added when the pain calls for them.
@@ -70,21 +71,27 @@ export function movesFor(given: MoveContext): Moves {
       body: `${said} People here weigh what ${subject ?? 'it'} ${costs(subject)}. Show what the same job costs with ${us}, with a worked example in their numbers, and say who it is not worth it for.`,
     };
   }
-  if (ctx.reading.kind === 'missing') {
-    moves.roadmap = {
-      title: subject ? `Roadmap evidence: ${subject}` : 'Roadmap evidence from this thread',
-      body: `${said} If ${us} already does this, reply and show it; if not, log it with this thread as evidence and tell the poster when it lands.`,
-    };
-  }
+  if (ctx.reading.kind === 'missing') moves.roadmap = roadmapMove(subject, said, us);
   // Not finding something about a product is not the product falling short ("couldn't find a TTS
   // engine as good as Kokoro" praises Kokoro).
   if (product && !searching && (ctx.reading.kind === 'failure' || ctx.reading.kind === 'frustration' || ctx.reading.kind === 'speed' || ctx.reading.kind === 'missing')) {
-    moves.position = {
-      title: `Position ${us} against ${product}`,
-      body: `${said} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers or a short clip rather than claims.`,
-    };
+    moves.position = positionMove(product, said, us);
   }
   return moves;
+}
+
+function roadmapMove(subject: string | undefined, said: string, us: string): Move {
+  return {
+    title: subject ? `Roadmap evidence: ${subject}` : 'Roadmap evidence from this thread',
+    body: `${said} If ${us} already does this, reply and show it; if not, log it with this thread as evidence and tell the poster when it lands.`,
+  };
+}
+
+function positionMove(product: string, said: string, us: string): Move {
+  return {
+    title: `Position ${us} against ${product}`,
+    body: `${said} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers or a short clip rather than claims.`,
+  };
 }
 
 /**
@@ -110,17 +117,9 @@ function supportMoves(ctx: MoveContext, product: string | undefined, said: strin
       title: thing ? `Publish a workaround for ${thing} support` : 'Publish a workaround for the missing support',
       body: `${said} People in ${where} are blocked because ${thing ?? 'it'} is not supported yet. Publish the best workaround that exists now (another build, a flag, another runtime), and say plainly what is still missing.`,
     },
-    roadmap: {
-      title: thing ? `Roadmap evidence: ${thing} support` : 'Roadmap evidence from this thread',
-      body: `${said} If ${us} already supports this, reply and show it; if not, log it with this thread as evidence and tell the poster when it lands.`,
-    },
+    roadmap: roadmapMove(thing && `${thing} support`, said, us),
   };
-  if (product && product !== thing) {
-    moves.position = {
-      title: `Position ${us} against ${product}`,
-      body: `${said} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers or a short clip rather than claims.`,
-    };
-  }
+  if (product && product !== thing) moves.position = positionMove(product, said, us);
   return moves;
 }
 
