@@ -115,7 +115,8 @@ test('a "Problems with …" title leads with a quote about its subject, not one 
 test('an offering is proposed where a window quote itself fits it, and that quote leads the item; a theme that fits alone is not enough', () => {
   const offering = { name: 'Tool-call test packs', description: 'Ready-made suites that check tool calling, JSON output and agent steps across models.' };
   const aside = signal("I'm no good in AI tools, I struggle a lot with each new tool.", 900);
-  const answered = signal('The tool calling keeps looping and never returns JSON.', 5);
+  // Says none of the title's words, which would have made it the theme's lead.
+  const answered = signal('The model keeps looping and never returns valid JSON.', 5);
   const tools = theme('Problems with tool calling', [aside, answered]);
   const content = [1, 2, 3, 4, 5].map((k) => theme(`Topic ${k}`, [signal(`Topic ${k} is broken for me.`, 1000 + k)]));
   const offersOf = (quoteFit: (text: string, quote: string) => number) =>
@@ -125,7 +126,7 @@ test('an offering is proposed where a window quote itself fits it, and that quot
   assert.equal(more.length, 0);
   assert.equal(item!.move.title, 'Offer Tool-call test packs where people hit “Problems with tool calling”');
   assert.equal(item!.surfaced.quote?.text, answered.quote, 'led by the quote the offering answers, not the best-received one');
-  assert.match(item!.move.body, /The tool calling keeps looping/);
+  assert.match(item!.move.body, /The model keeps looping/);
   // No quote of the window close enough: no offer, however well the theme as a whole matches.
   assert.deepEqual(offersOf(() => OFFER_QUOTE_FIT - 0.01), []);
 });
