@@ -120,6 +120,8 @@ function hostile(): BundleProject {
               },
             ],
           },
+          { kind: 'offers', title: 'Where your offerings fit', items: [] },
+          { kind: 'content', title: 'Empty content', items: [] },
         ],
       },
     ],
@@ -216,6 +218,12 @@ for (const dialect of DIALECTS) {
       assert.ok(first.includes('<blockquote><p>quote d16 content a</p><p class="muted">— someone in SaaS</p></blockquote>'), first);
       assert.ok(first.includes('<strong>Move d16 content a</strong> Do d16 content a.'), first);
       assert.ok(first.includes(`<a href="https://www.reddit.com/r/SaaS/comments/d16/" ${REL} target="_blank">Post d16</a><span class="muted"> · SaaS</span>`), first);
+    });
+
+    test('briefs: an empty offers section says what would have filled it', async () => {
+      const text = textOf((await ok(MALLORY, '/projects/prj_xss/briefs')).html);
+      assert.match(text, /Where your offerings fit No post in this window asks for what your offerings do, and none complains about a competitor you track\./);
+      assert.match(text, /Empty content Nothing in this section\./);
     });
 
     test('briefs: a project without a brief points at the daily digest and the runs page', async () => {

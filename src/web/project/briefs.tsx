@@ -46,7 +46,7 @@ function BriefsPage(props: { view: ProjectView; briefs: NumberedBrief[] }) {
                 <>
                   <h3>{s.title}</h3>
                   {s.items.length === 0 ? (
-                    <p class="muted">Nothing in this section.</p>
+                    <p class="muted">{s.kind === 'offers' ? 'No post in this window asks for what your offerings do, and none complains about a competitor you track.' : 'Nothing in this section.'}</p>
                   ) : (
                     <ul class="items">
                       {s.items.map((item) => (
