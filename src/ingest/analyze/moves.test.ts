@@ -210,8 +210,11 @@ test('something not supported gets a workaround and roadmap evidence for it, not
   const lacking = moves('Sadly vLLM does not support AWQ on my card.', ['vLLM']);
   assert.equal(lacking.content.title, 'Publish a workaround for AWQ support');
   assert.equal(lacking.position?.title, 'Position Quantforge against vLLM');
-  // Nothing named: the move says so rather than inventing a subject.
+  // Nothing named: the move says so rather than inventing a subject; nor does a pronoun name it,
+  // whatever phrase comes before ("the same design as GLM" is not what "it" stands for).
   assert.equal(moves("Sadly it's not supported in any extension I know of.").content.title, 'Publish a workaround for the missing support');
+  assert.equal(moves("Deepseek v3 released with MTP, the same design as GLM, but sadly it still isn't supported.").content.title, 'Publish a workaround for the missing support');
+  assert.equal(moves('Sadly the guide says to install CUDA 12.4, which is not supported by Blackwell.').content.title, 'Publish a workaround for CUDA support');
 });
 
 test('a subject that already says it fails is not said to fail twice', () => {

@@ -111,7 +111,9 @@ function unsupported(ctx: MoveContext): boolean {
  */
 function supportMoves(ctx: MoveContext, product: string | undefined, said: string, where: string, us: string): Moves {
   const passive = /ed$/.test(ctx.tokens[ctx.reading.cue]!.lower);
-  const thing = subjectOf(ctx, passive ? 'before' : 'after') ?? (passive ? product : undefined);
+  // "…but it still isn't supported": the passive's subject is a pronoun, and the phrase before it
+  // ("the same design as GLM") is not what it stands for.
+  const thing = passive && pronounSubject(ctx.tokens, ctx.reading.cue) ? undefined : (subjectOf(ctx, passive ? 'before' : 'after') ?? (passive ? product : undefined));
   const moves: Moves = {
     content: {
       title: thing ? `Publish a workaround for ${thing} support` : 'Publish a workaround for the missing support',
@@ -122,6 +124,19 @@ function supportMoves(ctx: MoveContext, product: string | undefined, said: strin
   if (product && product !== thing) moves.position = positionMove(product, said, us);
   return moves;
 }
+
+/**
+ * The word before a passive verb's auxiliaries and adverbs ("it still isn't supported") is a
+ * pronoun standing for something said earlier; not a relative one ("CUDA 12.4, which is not
+ * supported"), whose phrase is the one right before it.
+ */
+function pronounSubject(tokens: readonly Token[], verb: number): boolean {
+  let i = verb - 1;
+  while (i >= 0 && (tokens[i]!.pos === 'AUX' || tokens[i]!.pos === 'PART' || tokens[i]!.pos === 'ADV')) i--;
+  return i >= 0 && tokens[i]!.pos === 'PRON' && !RELATIVE_PRONOUNS.has(tokens[i]!.lower);
+}
+
+const RELATIVE_PRONOUNS = new Set(['which', 'that', 'who', 'whom', 'whose']);
 
 /**
  * "I can't find any documentation on X", "couldn't find a GGUF for it": what is missing is
