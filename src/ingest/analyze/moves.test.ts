@@ -192,6 +192,11 @@ test("what people can't find gets a move to publish it, not a fix for something 
   const jan = moves("I googled and couldn't find much info on installing Jan as LXC on proxmox.", ['Jan']);
   assert.equal(jan.content.title, "Publish what people can't find on Jan");
   assert.equal(jan.position, undefined, 'not finding something about Jan is not Jan falling short');
+  // A search that came up empty, in the past tense, is the same; a judgement ("didn't find the 70B
+  // any better") is not a search.
+  assert.equal(moves("Sadly I haven't found a way to disable thinking when llama.cpp serves the model.").content.title, "Publish what people can't find");
+  assert.equal(moves("I didn't find any option to add a local model, which is frustrating.").content.title, "Publish what people can't find");
+  assert.notEqual(moves("Sadly I didn't find the 70B was any better than the 32B, and it failed my tests.").content.title, "Publish what people can't find");
 });
 
 test('a gerund used as a preposition ends a subject ("documentation regarding…"); a compound stays ("instruction following")', () => {

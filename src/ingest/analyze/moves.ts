@@ -144,7 +144,15 @@ const RELATIVE_PRONOUNS = new Set(['which', 'that', 'who', 'whom', 'whose']);
  * The title names only a product: the phrase nearest the cue is what cannot be found ("any
  * documentation", "much info"), which says less than the quote above the move.
  */
-const FIND_BLOCKED = /\b(?:can(?:no|['’])?t|couldn['’]?t|could not|can not|unable to)\s+(?:(?:even|really|seem to|actually|still|ever|just|quite)\s+)*(?:find|locate)\b/i;
+const FIND_BLOCKED = new RegExp(
+  [
+    /\b(?:can(?:no|['’])?t|couldn['’]?t|could not|can not|unable to)\s+(?:(?:even|really|seem to|actually|still|ever|just|quite)\s+)*(?:find|locate)\b/.source,
+    // "I haven't found a way to disable thinking", "didn't find any option": a search that came up
+    // empty, said of something indefinite; not "didn't find the 70B any better" (a judgement).
+    /\b(?:didn['’]?t|did not|haven['’]?t|have not|hasn['’]?t|has not|never)\s+(?:(?:yet|even|really|actually|ever|been able to|managed to)\s+)*(?:find|found|locate|located)\s+(?:a|an|any|anything|much)\b/.source,
+  ].join('|'),
+  'i',
+);
 
 function findMove(product: string | undefined, said: string, where: string): Move {
   return {
