@@ -400,8 +400,7 @@ class RunWork {
 
   /** The project's themes and product spellings as they stand before this run. */
   async seed(): Promise<void> {
-    for (const theme of await painThemeDocs(this.store.db, this.projectId)) this.grouper.seed(theme.id, theme.docs.map(painDoc), theme.title);
-    for (const pain of await pooledPains(this.store.db, this.projectId, POOL_MAX)) this.grouper.seedPool(painDoc(pain));
+    await seedGrouper(this.grouper, this.store, this.projectId);
     for (const id of await competitorThemeIds(this.store.db, this.projectId)) this.competitorThemes.add(id);
     this.sizes.seed(await nameSizes(this.store.db, this.projectId));
     for (const competitor of this.memory.competitors) this.spellings.set(productKey(competitor.name), competitor.name);
@@ -685,6 +684,15 @@ function competitorTheme(id: string, projectId: string, product: string, at: str
     first_seen_at: null,
     last_seen_at: null,
   };
+}
+
+/**
+ * A grouper holding the project's themes and unthemed pool as they stand in the store: where
+ * every run starts, and what a script scoring the grouper's similarities needs.
+ */
+export async function seedGrouper(grouper: ThemeGrouper, store: Pick<Store, 'db'>, projectId: string): Promise<void> {
+  for (const theme of await painThemeDocs(store.db, projectId)) grouper.seed(theme.id, theme.docs.map(painDoc), theme.title);
+  for (const pain of await pooledPains(store.db, projectId, POOL_MAX)) grouper.seedPool(painDoc(pain));
 }
 
 /** A stored pain as the grouper reads it. */

@@ -45,6 +45,17 @@ export function tally(answers: Answer[], ids: ReadonlySet<string>) {
   return { items: mine.length, ...yes, moves };
 }
 
+/** One row per group and annotator; annotators are numbered from `first` (two per fixture). */
+function printTable(groups: [string, Set<string>][], answers: Answer[][], first: number): void {
+  console.log('| items | annotator | n | title names something | quote is a pain | quote fits title | move good / ok / bad | worth forwarding |\n|---|---|---|---|---|---|---|---|');
+  for (const [name, ids] of groups) {
+    answers.forEach((a, i) => {
+      const t = tally(a, ids);
+      console.log(`| ${name} | ${i + first} | ${t.items} | ${t.title_ok} | ${t.quote_pain} | ${t.quote_fits_title} | ${t.moves.good} / ${t.moves.ok} / ${t.moves.bad} | ${t.forward} |`);
+    });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const items = read<Item[]>('items.json');
   const key = new Map(read<Key[]>('key.json').map((k) => [k.id, k]));
@@ -55,13 +66,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['offers section', new Set(items.filter((i) => key.get(i.id)!.section === 'offers').map((i) => i.id))],
     ['offer moves', new Set(items.filter((i) => moveKind(i.move_title) === 'offer').map((i) => i.id))],
   ];
-  console.log('| items | annotator | n | title names something | quote is a pain | quote fits title | move good / ok / bad | worth forwarding |\n|---|---|---|---|---|---|---|---|');
-  for (const [name, ids] of groups) {
-    answers.forEach((a, i) => {
-      const t = tally(a, ids);
-      console.log(`| ${name} | ${i + 1} | ${t.items} | ${t.title_ok} | ${t.quote_pain} | ${t.quote_fits_title} | ${t.moves.good} / ${t.moves.ok} / ${t.moves.bad} | ${t.forward} |`);
-    });
-  }
+  printTable(groups, answers, 1);
 
   // The same seven days at 2026-11-27's head, rated with the items of efa2a52 by two other
   // annotators, blind to which brief an item came from (an item in both is rated once).
@@ -69,12 +74,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const versions = read<{ id: string; versions: ('old' | 'new')[] }[]>(`${again}key.json`);
   const rerated = [read<Answer[]>(`${again}answers-1.json`), read<Answer[]>(`${again}answers-2.json`)];
   console.log('\nRated again together (rerated-2026-11-27/):\n');
-  console.log('| items | annotator | n | title names something | quote is a pain | quote fits title | move good / ok / bad | worth forwarding |\n|---|---|---|---|---|---|---|---|');
-  for (const [version, name] of [['old', 'before (efa2a52)'], ['new', 'after (2026-11-27)']] as const) {
-    const ids = new Set(versions.filter((v) => v.versions.includes(version)).map((v) => v.id));
-    rerated.forEach((a, i) => {
-      const t = tally(a, ids);
-      console.log(`| ${name} | ${i + 3} | ${t.items} | ${t.title_ok} | ${t.quote_pain} | ${t.quote_fits_title} | ${t.moves.good} / ${t.moves.ok} / ${t.moves.bad} | ${t.forward} |`);
-    });
-  }
+  const byVersion = (version: 'old' | 'new') => new Set(versions.filter((v) => v.versions.includes(version)).map((v) => v.id));
+  printTable([['before (efa2a52)', byVersion('old')], ['after (2026-11-27)', byVersion('new')]], rerated, 3);
 }

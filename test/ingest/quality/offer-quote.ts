@@ -12,10 +12,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { OFFER_FIT, OFFER_QUOTE_FIT } from '../../../src/ingest/digest/brief.ts';
-import { painContext, POOL_MAX, ThemeGrouper, type PainDoc } from '../../../src/ingest/digest/themes.ts';
+import { seedGrouper } from '../../../src/ingest/digest/run.ts';
+import { ThemeGrouper } from '../../../src/ingest/digest/themes.ts';
 import { DEMO_PROJECTS } from '../../../src/ingest/demo.ts';
 import { openStore } from '../../../src/store/db.ts';
-import { painThemeDocs, pooledPains, type StoredPain } from '../../../src/store/digest.ts';
 
 interface Key {
   id: number;
@@ -45,9 +45,7 @@ async function scorePairs(dbFile: string): Promise<void> {
   const store = openStore(`sqlite:${dbFile}`);
   const projectId = 'prj_demo_devtools';
   const grouper = new ThemeGrouper(() => 'unused');
-  const doc = (p: StoredPain): PainDoc => ({ signalId: p.signalId, postId: p.postId, quote: p.quote, context: painContext(p), at: p.at, community: p.community });
-  for (const theme of await painThemeDocs(store.db, projectId)) grouper.seed(theme.id, theme.docs.map(doc), theme.title);
-  for (const pain of await pooledPains(store.db, projectId, POOL_MAX)) grouper.seedPool(doc(pain));
+  await seedGrouper(grouper, store, projectId);
   const pains = await store.db.selectFrom('signals').select(['id', 'quote', 'theme_id']).where('project_id', '=', projectId).where('kind', '=', 'pain').execute();
   const out = EVALKIT_OFFERINGS.flatMap((offering) => {
     const text = `${offering.name} ${offering.description}`;
