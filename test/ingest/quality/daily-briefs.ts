@@ -76,4 +76,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log('\nRated again together (rerated-2026-11-27/):\n');
   const byVersion = (version: 'old' | 'new') => new Set(versions.filter((v) => v.versions.includes(version)).map((v) => v.id));
   printTable([['before (efa2a52)', byVersion('old')], ['after (2026-11-27)', byVersion('new')]], rerated, 3);
+
+  // A brief that showed only items whose quote reads as a pain on its own (tried, not kept):
+  // 5bbf27c's briefs and that rule's, rated together blind, on the seven days the rule was chosen
+  // on and on the seven days before them, the check.
+  for (const [days, name, first] of [
+    ['days-07-31', '2025-07-31 to 08-06 (the rule was chosen on these)', 5],
+    ['days-07-24', '2025-07-24 to 07-30 (the check)', 7],
+  ] as const) {
+    const folder = `clear-leads-2026-11-27/${days}/`;
+    const key = read<{ id: string; versions: ('old' | 'new')[] }[]>(`${folder}key.json`);
+    const rated = [read<Answer[]>(`${folder}answers-1.json`), read<Answer[]>(`${folder}answers-2.json`)];
+    const of = (version: 'old' | 'new') => new Set(key.filter((v) => v.versions.includes(version)).map((v) => v.id));
+    console.log(`\nClear quotes only, ${name}:\n`);
+    printTable([['5bbf27c', of('old')], ['clear quotes only', of('new')]], rated, first);
+  }
 }
