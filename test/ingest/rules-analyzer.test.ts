@@ -43,6 +43,17 @@ function thread(title: string, selftext: string, comments: Array<[string, string
 const kinds = (signals: FoundSignal[], kind: FoundSignal['kind']) => signals.filter((s) => s.kind === kind);
 
 describe('rules analyzer', () => {
+  test('a comment denying a problem is no pain, though it names one ("buggy", "failing")', () => {
+    const t = thread('Tool calls keep failing with the new quant', 'Tool calls keep failing with the Q4 quant and it is driving me nuts.', [
+      ['alice', "No issues with mine, you're probably running a buggy quant."],
+      ['bob', "I'm on the 8 bit build and haven't had a single issue with a tool call failing."],
+      ['carol', 'Same here, the Q4 quant keeps failing every tool call I make.'],
+    ]);
+    const pains = kinds(analyzeThread(t, MEMORY), 'pain').map((p) => p.author);
+    assert.ok(!pains.includes('alice') && !pains.includes('bob'), pains.join());
+    assert.ok(pains.includes('op'));
+  });
+
   test('a pain gets moves that fit it; its quote is verbatim and its author kept; relief is no pain', () => {
     const t = thread('Help with context length', 'I have 24GB of VRAM. Ollama keeps crashing when I load a 32k context and it is driving me nuts.', [
       ['alice', 'Works fine for me, no issues at all.'],

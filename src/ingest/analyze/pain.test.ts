@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { isHowTo, readPain, type PainKind } from './pain.ts';
+import { deniesProblem, isHowTo, readPain, type PainKind } from './pain.ts';
 
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
@@ -80,4 +80,22 @@ describe('how-to questions', () => {
     const r = read('Responses keep dissolving into gibberish - how do I stop it?');
     assert.equal(r?.howTo, true);
   });
+});
+
+test('a sentence that says there was no problem is a denial, whatever problem words follow it; one that has a problem is not', () => {
+  for (const sentence of [
+    "No issues with mine, you're probably running a buggy quant.",
+    "I'm on the 8 bit build and haven't had a single issue with a tool call failing.",
+    'It is not a big problem, the first token just takes a while.',
+    'Tried it on my old laptop and it ran without any issues.',
+    'I have never run into a serious problem with their quants.',
+    'Runs on a phone at q2, no problem.',
+  ]) assert.ok(deniesProblem(sentence), sentence);
+  for (const sentence of [
+    'I am having issues with tool calls not being formatted properly.',
+    'The problem is that nobody documents the chat template.',
+    "It's not the model, the issue is the server dropping requests.",
+    'No matter what I try, the server crashes after an hour.',
+    'Nothing loads and there is no error message at all.',
+  ]) assert.ok(!deniesProblem(sentence), sentence);
 });

@@ -91,4 +91,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\nClear quotes only, ${name}:\n`);
     printTable([['5bbf27c', of('old')], ['clear quotes only', of('new')]], rated, first);
   }
+
+  // Denials are no pains (pain.ts deniesProblem): the items that changed on both sets of days
+  // (most through themes formed a little differently), old and new rated together, blind.
+  const denials = 'denials-2026-11-27/';
+  const denialKey = read<{ id: string; versions: string[] }[]>(`${denials}key.json`);
+  const denialRatings = [read<Answer[]>(`${denials}answers-1.json`), read<Answer[]>(`${denials}answers-2.json`)];
+  const only = (version: string) => new Set(denialKey.filter((k) => k.versions.length === 1 && k.versions[0] === version).map((k) => k.id));
+  console.log('\nDenials are no pains (denials-2026-11-27/), the items that changed:\n');
+  printTable(
+    [
+      ['07-31 to 08-06, before', only('old')],
+      ['07-31 to 08-06, after', only('new')],
+      ['07-24 to 07-30, before', only('oldb')],
+      ['07-24 to 07-30, after', only('newb')],
+    ],
+    denialRatings,
+    9,
+  );
 }
