@@ -46,9 +46,11 @@ test('the lead quote is the one saying most of the title, not the best-received 
 });
 
 test('among quotes saying as much of the title, the one closest to the theme leads; the best-received when they tie', () => {
-  const first = signal('It keeps stalling after a few minutes.', 50);
-  const second = signal('The server crashes every night and takes the GPU down with it.', 40);
-  const third = signal('Mine dies after an hour too.', 30);
+  // Their threads are about the outages: namesItsTitle holds for each (tested on its own below).
+  const onTopic = (quote: string, score: number) => ({ ...signal(quote, score), postTitle: 'Nightly outages on my inference server' });
+  const first = onTopic('It keeps stalling after a few minutes.', 50);
+  const second = onTopic('The server crashes every night and takes the GPU down with it.', 40);
+  const third = onTopic('Mine dies after an hour too.', 30);
   const closeness = new Map([[second.quote, 0.4], [first.quote, 0.1]]);
   const built = (fit: (text: string) => number) =>
     buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, third])], rivals: [], fit, quoteFit: () => 0 })[0]!.items[0]!;
@@ -60,6 +62,23 @@ test('among quotes saying as much of the title, the one closest to the theme lea
   const named = signal('Nightly outages again, third time this week.', 1);
   const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Nightly outages', [first, second, named])], rivals: [], fit: (text) => closeness.get(text) ?? 0, quoteFit: () => 0 });
   assert.equal(content!.items[0]!.surfaced.quote?.text, named.quote);
+});
+
+test('a theme is shown when its lead, or the thread the lead comes from, names what the title names; among quotes saying as much of the title, one from such a thread leads', () => {
+  const stray = signal('My fans are so loud I cannot sleep.', 90);
+  const slow = theme('Slow prompt processing', [stray]);
+  const template = theme('Chat template failures', [signal('The jinja template breaks tool calls in every run.', 20)]);
+  const [content] = brief([slow, template]);
+  // "prompt processing" is in neither the quote nor its thread ("Thread N"): only the second theme is shown.
+  assert.deepEqual(content!.items.map((i) => i.surfaced.quote?.text), [template.signals[0]!.quote]);
+  // The thread's title is enough.
+  const [again] = brief([theme('Slow prompt processing', [{ ...stray, postTitle: 'Prompt processing takes minutes on a Mac' }])]);
+  assert.equal(again!.items[0]!.surfaced.quote?.text, stray.quote);
+  // Neither quote says a title word; the one from a thread about it leads, though the other is closer and better received.
+  const loud = signal('It is so loud and nothing helps.', 80);
+  const fromThread = { ...signal('It takes ages before anything happens.', 5), postTitle: 'Prompt processing is painfully slow' };
+  const [both] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('Slow prompt processing', [loud, fromThread])], rivals: [], fit: (text) => (text === loud.quote ? 0.5 : 0.3), quoteFit: () => 0 });
+  assert.equal(both!.items[0]!.surfaced.quote?.text, fromThread.quote);
 });
 
 test('a theme whose quotes sit far from it on average is not shown: the next one that holds one problem is, then single reports', () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { painContext, ThemeGrouper, type PainDoc } from './themes.ts';
+import { painContext, ThemeGrouper, titleNames, type PainDoc } from './themes.ts';
 
 let n = 0;
 function pain(postId: string, quote: string, title = 'Help'): PainDoc {
@@ -291,4 +291,15 @@ describe('theme grouper', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
     assert.equal(painContext(thread), 'Out of memory');
   });
+});
+
+test('what a title names is the title without the words that say the kind of problem', () => {
+  assert.equal(titleNames('Problems with Kimi K2'), 'Kimi K2');
+  assert.equal(titleNames('Chat template failures'), 'Chat template');
+  assert.equal(titleNames('Slow prompt processing'), 'prompt processing');
+  assert.equal(titleNames('High cost of AMD GPU'), 'AMD GPU');
+  assert.equal(titleNames('Ollama running out of memory'), 'Ollama');
+  // A title that is its chunk ("memory leaks" names its kind itself), or only a frame, names all of itself.
+  assert.equal(titleNames('Endless hallucination loop'), 'Endless hallucination loop');
+  assert.equal(titleNames('Failures'), 'Failures');
 });

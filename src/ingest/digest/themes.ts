@@ -97,6 +97,22 @@ export function titleSubject(title: string): string {
   return title.toLowerCase().startsWith(`${NO_KIND} `) ? title.slice(NO_KIND.length + 1) : title;
 }
 
+/**
+ * What a title names, without the words that say the kind of problem: "Chat template failures" →
+ * "Chat template", "Slow prompt processing" → "prompt processing", "Problems with Kimi K2" → "Kimi
+ * K2". A title that is its chunk ("Endless hallucination loop") names all of itself. The frames
+ * are titleOf's own (PROBLEM_WORDS, NO_KIND), so the two cannot drift apart.
+ */
+export function titleNames(title: string): string {
+  const lower = title.toLowerCase();
+  for (const frame of [{ before: NO_KIND }, ...PROBLEM_WORDS.map(([, f]) => f)]) {
+    const before = frame.before ? `${frame.before} ` : '';
+    const after = frame.after ? ` ${frame.after}` : '';
+    if (lower.length > before.length + after.length && lower.startsWith(before) && lower.endsWith(after)) return title.slice(before.length, title.length - after.length);
+  }
+  return title;
+}
+
 /** A title from a chunk and the members' dominant kind of problem: a noun phrase of 2–7 words. */
 function titleOf(chunk: string, problem: number | undefined): string {
   let title: string;

@@ -109,4 +109,25 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     denialRatings,
     9,
   );
+
+  // A theme is shown only when its lead or the lead's thread names what its title names
+  // (brief.ts namesItsTitle): the items that changed, on the two sets of days above (the rule was
+  // drawn from their ratings) and on seven days before them (the check).
+  const named = 'named-leads-2026-11-27/';
+  const namedKey = read<{ id: string; versions: string[] }[]>(`${named}key.json`);
+  const namedRatings = [read<Answer[]>(`${named}answers-1.json`), read<Answer[]>(`${named}answers-2.json`)];
+  const version = (v: string) => new Set(namedKey.filter((k) => k.versions.length === 1 && k.versions[0] === v).map((k) => k.id));
+  console.log('\nOnly themes whose lead names their title (named-leads-2026-11-27/), the items that changed:\n');
+  printTable(
+    [
+      ['07-31 to 08-06, before', version('olda')],
+      ['07-31 to 08-06, after', version('newa')],
+      ['07-24 to 07-30, before', version('oldb')],
+      ['07-24 to 07-30, after', version('newb')],
+      ['07-17 to 07-23 (check), before', version('oldc')],
+      ['07-17 to 07-23 (check), after', version('newc')],
+    ],
+    namedRatings,
+    11,
+  );
 }
