@@ -56,6 +56,23 @@ function printTable(groups: [string, Set<string>][], answers: Answer[][], first:
   }
 }
 
+/**
+ * A folder of items from two or more versions of the briefs, rated together by two annotators
+ * blind to the version: `key.json` says which versions hold each item (an item in several is
+ * rated once). One row per version and annotator.
+ */
+function printRatedTogether(folder: string, heading: string, firstAnnotator: number, versions: [name: string, version: string][]): void {
+  const key = read<{ id: string; versions: string[] }[]>(`${folder}key.json`);
+  const rated = [read<Answer[]>(`${folder}answers-1.json`), read<Answer[]>(`${folder}answers-2.json`)];
+  const holding = (version: string) => new Set(key.filter((k) => k.versions.includes(version)).map((k) => k.id));
+  console.log(`\n${heading} (${folder}):\n`);
+  printTable(
+    versions.map(([name, version]) => [name, holding(version)]),
+    rated,
+    firstAnnotator,
+  );
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const items = read<Item[]>('items.json');
   const key = new Map(read<Key[]>('key.json').map((k) => [k.id, k]));
@@ -70,64 +87,41 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 
   // The same seven days at 2026-11-27's head, rated with the items of efa2a52 by two other
   // annotators, blind to which brief an item came from (an item in both is rated once).
-  const again = 'rerated-2026-11-27/';
-  const versions = read<{ id: string; versions: ('old' | 'new')[] }[]>(`${again}key.json`);
-  const rerated = [read<Answer[]>(`${again}answers-1.json`), read<Answer[]>(`${again}answers-2.json`)];
-  console.log('\nRated again together (rerated-2026-11-27/):\n');
-  const byVersion = (version: 'old' | 'new') => new Set(versions.filter((v) => v.versions.includes(version)).map((v) => v.id));
-  printTable([['before (efa2a52)', byVersion('old')], ['after (2026-11-27)', byVersion('new')]], rerated, 3);
+  printRatedTogether('rerated-2026-11-27/', 'Rated again together', 3, [
+    ['before (efa2a52)', 'old'],
+    ['after (2026-11-27)', 'new'],
+  ]);
 
   // A brief that showed only items whose quote reads as a pain on its own (tried, not kept):
-  // 5bbf27c's briefs and that rule's, rated together blind, on the seven days the rule was chosen
-  // on and on the seven days before them, the check.
-  for (const [days, name, first] of [
-    ['days-07-31', '2025-07-31 to 08-06 (the rule was chosen on these)', 5],
-    ['days-07-24', '2025-07-24 to 07-30 (the check)', 7],
-  ] as const) {
-    const folder = `clear-leads-2026-11-27/${days}/`;
-    const key = read<{ id: string; versions: ('old' | 'new')[] }[]>(`${folder}key.json`);
-    const rated = [read<Answer[]>(`${folder}answers-1.json`), read<Answer[]>(`${folder}answers-2.json`)];
-    const of = (version: 'old' | 'new') => new Set(key.filter((v) => v.versions.includes(version)).map((v) => v.id));
-    console.log(`\nClear quotes only, ${name}:\n`);
-    printTable([['5bbf27c', of('old')], ['clear quotes only', of('new')]], rated, first);
-  }
+  // 5bbf27c's briefs and that rule's, on the seven days the rule was chosen on and on the seven
+  // days before them, the check.
+  printRatedTogether('clear-leads-2026-11-27/days-07-31/', 'Clear quotes only, 2025-07-31 to 08-06 (the rule was chosen on these)', 5, [
+    ['5bbf27c', 'old'],
+    ['clear quotes only', 'new'],
+  ]);
+  printRatedTogether('clear-leads-2026-11-27/days-07-24/', 'Clear quotes only, 2025-07-24 to 07-30 (the check)', 7, [
+    ['5bbf27c', 'old'],
+    ['clear quotes only', 'new'],
+  ]);
 
   // Denials are no pains (pain.ts deniesProblem): the items that changed on both sets of days
-  // (most through themes formed a little differently), old and new rated together, blind.
-  const denials = 'denials-2026-11-27/';
-  const denialKey = read<{ id: string; versions: string[] }[]>(`${denials}key.json`);
-  const denialRatings = [read<Answer[]>(`${denials}answers-1.json`), read<Answer[]>(`${denials}answers-2.json`)];
-  const only = (version: string) => new Set(denialKey.filter((k) => k.versions.length === 1 && k.versions[0] === version).map((k) => k.id));
-  console.log('\nDenials are no pains (denials-2026-11-27/), the items that changed:\n');
-  printTable(
-    [
-      ['07-31 to 08-06, before', only('old')],
-      ['07-31 to 08-06, after', only('new')],
-      ['07-24 to 07-30, before', only('oldb')],
-      ['07-24 to 07-30, after', only('newb')],
-    ],
-    denialRatings,
-    9,
-  );
+  // (most through themes formed a little differently).
+  printRatedTogether('denials-2026-11-27/', 'Denials are no pains, the items that changed', 9, [
+    ['07-31 to 08-06, before', 'old'],
+    ['07-31 to 08-06, after', 'new'],
+    ['07-24 to 07-30, before', 'oldb'],
+    ['07-24 to 07-30, after', 'newb'],
+  ]);
 
   // A theme is shown only when its lead or the lead's thread names what its title names
   // (brief.ts namesItsTitle): the items that changed, on the two sets of days above (the rule was
   // drawn from their ratings) and on seven days before them (the check).
-  const named = 'named-leads-2026-11-27/';
-  const namedKey = read<{ id: string; versions: string[] }[]>(`${named}key.json`);
-  const namedRatings = [read<Answer[]>(`${named}answers-1.json`), read<Answer[]>(`${named}answers-2.json`)];
-  const version = (v: string) => new Set(namedKey.filter((k) => k.versions.length === 1 && k.versions[0] === v).map((k) => k.id));
-  console.log('\nOnly themes whose lead names their title (named-leads-2026-11-27/), the items that changed:\n');
-  printTable(
-    [
-      ['07-31 to 08-06, before', version('olda')],
-      ['07-31 to 08-06, after', version('newa')],
-      ['07-24 to 07-30, before', version('oldb')],
-      ['07-24 to 07-30, after', version('newb')],
-      ['07-17 to 07-23 (check), before', version('oldc')],
-      ['07-17 to 07-23 (check), after', version('newc')],
-    ],
-    namedRatings,
-    11,
-  );
+  printRatedTogether('named-leads-2026-11-27/', 'Only themes whose lead names their title, the items that changed', 11, [
+    ['07-31 to 08-06, before', 'olda'],
+    ['07-31 to 08-06, after', 'newa'],
+    ['07-24 to 07-30, before', 'oldb'],
+    ['07-24 to 07-30, after', 'newb'],
+    ['07-17 to 07-23 (check), before', 'oldc'],
+    ['07-17 to 07-23 (check), after', 'newc'],
+  ]);
 }
