@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { movesFor } from './moves.ts';
+import { difficultTask, movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { readPain } from './pain.ts';
 
@@ -178,7 +178,9 @@ test('a bare "problem" or "issue" gets a fix in the writer\'s word, not a guide;
   assert.equal(moves('I am having issues with LM Studio on my laptop.', ['LM Studio']).content.title, 'Write the fix for LM Studio issues');
   assert.equal(moves('I keep running into python dependency problems with the newer version.').content.title, 'Write the fix for python dependency problems');
   assert.equal(moves('I always have issues with FP8 models on my MacBook.').content.title, 'Write the fix for the issues with FP8 models');
-  assert.equal(moves("I can't figure out how to set up LM Studio on my laptop.", ['LM Studio']).content.title, 'Write the plain guide to LM Studio');
+  assert.equal(moves('LM Studio is so confusing on my laptop.', ['LM Studio']).content.title, 'Write the plain guide to LM Studio');
+  // A difficulty that says its task gets a how-to about it.
+  assert.equal(moves("I can't figure out how to set up LM Studio on my laptop.", ['LM Studio']).content.title, 'Publish a how-to: set up LM Studio on my laptop');
 });
 
 test('an everyday word opening the sentence is still an everyday word ("Concerns", "Output")', () => {
@@ -224,4 +226,19 @@ test('something not supported gets a workaround and roadmap evidence for it, not
 
 test('a subject that already says it fails is not said to fail twice', () => {
   assert.equal(moves('I keep seeing a tool call failing with Qwen3 every single time.').content.title, 'Write the fix for tool call failing');
+});
+
+test('a difficulty that says what the writer is trying to do gets a how-to about that task, not a guide to the nearest noun', () => {
+  assert.equal(
+    moves("I'm struggling to get decent performance from the new GLM-4.5-Air model and could use some help finding the optimal settings.").content.title,
+    'Publish a how-to: get decent performance from the new GLM-4.5-Air model',
+  );
+  assert.equal(moves("I've been having a very difficult time getting them to call tools.").content.title, 'Publish a how-to: getting them to call tools');
+  assert.equal(moves("I can't figure out how to split the model across two cards.").content.title, 'Publish a how-to: split the model across two cards');
+  // The task ends with its clause.
+  assert.equal(difficultTask('I have no idea how to stitch together its setup with web search, any pointers?'), 'stitch together its setup with web search');
+  // Judging is not attempting; a difficulty without a task keeps its move.
+  assert.equal(difficultTask('It is hard to say which one is better.'), undefined);
+  assert.equal(difficultTask('8 gpus can be tricky, 4 is easy.'), undefined);
+  assert.equal(moves("You're going to have a very hard time accomplishing that with small models.").content.title, 'Write the plain walkthrough for it');
 });

@@ -64,7 +64,16 @@ export function movesFor(given: MoveContext): Moves {
   }
   const searching = FIND_BLOCKED.test(ctx.sentence);
   if (unsupported(ctx)) return supportMoves(ctx, product, said, where, us);
-  const moves: Moves = { content: searching ? findMove(product, said, where) : bareProblem(ctx.tokens, ctx.reading) ? issueMove(subject, said, where, us) : contentMove(ctx.reading.kind, subject, said, where, us) };
+  const task = ctx.reading.kind === 'difficulty' && !searching ? difficultTask(ctx.sentence) : undefined;
+  const moves: Moves = {
+    content: task
+      ? taskMove(task, said, where)
+      : searching
+        ? findMove(product, said, where)
+        : bareProblem(ctx.tokens, ctx.reading)
+          ? issueMove(subject, said, where, us)
+          : contentMove(ctx.reading.kind, subject, said, where, us),
+  };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
       title: subject ? `Make the price of ${subject} easy to compare` : 'Make your price easy to compare',
@@ -358,6 +367,53 @@ function withoutSizePieces(tokens: readonly Token[], [from, to]: [number, number
   let start = from;
   while (start < to && (tokens[start]!.pos === 'NUM' || (tokens[start]!.type === 'word' && tokens[start]!.text.length === 1))) start++;
   return [start, to];
+}
+
+/**
+ * What the writer is trying and failing to do, when the sentence says it: "I'm struggling to get
+ * decent performance from the new GLM-4.5-Air model" → "get decent performance from the new
+ * GLM-4.5-Air model"; "I've been having a very difficult time getting them to call tools" →
+ * "getting them to call tools". A difficulty's move is then about that task, not about the nearest
+ * noun ("Write the plain guide to docs"). Only the writer's own attempt counts ("I", "we"): "the
+ * models struggle to…" describes, and "X is hard to work with" puts the task's object before it,
+ * so neither gives a task; nor does a task of one word or one that ends on a preposition.
+ */
+export function difficultTask(sentence: string): string | undefined {
+  const m = TRYING.exec(sentence);
+  // The task ends where the sentence goes on to something else ("…model and could use some help").
+  const task = m?.[1]?.split(/\s*(?:,|;|:|\s[-–—]\s|\bbut\b|\bbecause\b|\bso that\b|\bwhich\b|\bdue to\b|\band (?:could|would|can|will|i|it|then|now|so|also)\b)\s*/i)[0]?.trim();
+  const trimmed = task?.replace(TRAILING_ASIDE, '').trim();
+  if (!trimmed || trimmed.split(/\s+/).length < 2 || ENDS_ON_PREPOSITION.test(trimmed) || JUDGING.test(trimmed)) return undefined;
+  return shorten(trimmed.replace(/\s+/g, ' '), 80);
+}
+
+/** The rest of the sentence after a task starts: up to a sentence's end ("GLM-4.5-Air" keeps its dots). */
+const REST = '((?:[^.!?()\\[\\]"“”]|\\.(?=\\S)){3,120})';
+const GERUND = '(?:getting|making|running|loading|setting|finding|fitting|using|understanding|configuring|installing|building|training|fine-?tuning|deploying|connecting|keeping|stopping|choosing|integrating|hosting|serving|converting|compiling)\\b';
+/** "I", "we" and what they do before the difficulty: "I'm", "I've been", "we are currently". */
+const WRITER = "\\b(?:i|we)(?:['’](?:m|ve|re|d))?(?:\\s+(?:am|are|was|were|have|had|been|still|really|currently|just|also|always|kinda|kind of|honestly|definitely))*\\s+";
+/** How the writer says they are stuck, each ending where the task begins. */
+const STUCK = [
+  "struggl(?:e|es|ed|ing)\\s+to\\s+(?=[a-z])", // "struggling to get…"
+  "(?:can['’]?t|cannot|could(?:n['’]?t| not))\\s+(?:figure|work)\\s+out\\s+how\\s+to\\s+", // "can't figure out how to…"
+  '(?:have|had|having)\\s+(?:no|little)\\s+idea\\s+how\\s+to\\s+', // "have no idea how to…"
+  "(?:not|n['’]t)\\s+sure\\s+how\\s+to\\s+", // "not sure how to…"
+  `(?:have|had|having)\\s+(?:(?:a|such a)\\s+)?(?:(?:very|really|so|pretty|bit of a|real)\\s+)?(?:(?:hard|difficult|tough|rough)\\s+time|trouble|difficulty|difficulties)\\s+(?:with\\s+)?(?=${GERUND})`, // "had trouble getting…"
+  `struggl(?:e|es|ed|ing)\\s+with\\s+(?=${GERUND})`, // "struggling with finding…"
+];
+const TRYING = new RegExp(`${WRITER}(?:${STUCK.join('|')})${REST}`, 'i');
+const ENDS_ON_PREPOSITION = /\b(?:with|to|for|on|in|at|of|up|out|from|about|by|into)$/i;
+/** "Struggle to see / trust / believe": an opinion the writer holds, not a task they attempt. */
+const JUDGING = /^(?:see|trust|believe|imagine|care|justify|accept|put (?:it|this|that) into words)\b/i;
+/** Words that close the sentence, not the task ("…confirmation of this though."). */
+const TRAILING_ASIDE = /(?:\s+(?:though|tho|anyway|anymore|lol|as well|too|either))*[\s.…]*$/i;
+
+/** A difficulty with a task: a how-to about the task, as a how-to question gets. */
+function taskMove(task: string, said: string, where: string): Move {
+  return {
+    title: `Publish a how-to: ${task}`,
+    body: `Seen in ${where}: ${said} People find this hard to do. A walkthrough that starts from zero, with the exact commands or settings and the mistakes to avoid, answers it for everyone who tries it next.`,
+  };
 }
 
 /** "How do I stop responses dissolving into word salad?" → "stop responses dissolving into word salad". */
