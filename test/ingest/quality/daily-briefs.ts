@@ -124,4 +124,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['07-17 to 07-23 (check), before', 'oldc'],
     ['07-17 to 07-23 (check), after', 'newc'],
   ]);
+
+  // The session's three changes together (denials, leads that name their title, round 12 of the
+  // moves), on seven days no rule was drawn from or checked on: every item, rated blind.
+  printRatedTogether('unseen-days-2026-11-27/', 'Before and after 2026-11-27, 2025-07-10 to 07-16 (days never looked at)', 13, [
+    ['5bbf27c', 'old'],
+    ['a229c27', 'new'],
+  ]);
 }
