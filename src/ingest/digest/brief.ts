@@ -1,7 +1,8 @@
 /**
  * The brief of one run window (DESIGN §8, "Brief"): a `content` section with the strongest pains
  * of the window (by posts, then the best post's score) among the themes that hold one problem
- * (`COHERENT_FIT`), each with its content move, and an
+ * (`COHERENT_FIT`) and whose lead names what their title names (`namesItsTitle`), each with its
+ * content move, and an
  * `offers` section with pains one of the project's offerings answers (a move proposing it, led by
  * the quote it answers) and
  * complaints about a competitor the memory lists (any product when it lists none), with a move
@@ -169,12 +170,18 @@ export function leadOf(ranked: RankedTheme, fit: BriefInput['fit']): WindowSigna
     const named = namesItsTitle(ranked, signal) ? 1 : 0;
     const close = fit(signal.quote, ranked);
     const key: [number, number, number] = [said, named, close];
-    if (!best || key[0] > best[0] || (key[0] === best[0] && (key[1] > best[1] || (key[1] === best[1] && key[2] > best[2])))) {
+    if (!best || ranksAbove(key, best)) {
       lead = signal;
       best = key;
     }
   }
   return lead;
+}
+
+/** Whether `a` ranks above `b`, comparing their first differing place. */
+function ranksAbove(a: readonly number[], b: readonly number[]): boolean {
+  const i = a.findIndex((x, k) => x !== b[k]);
+  return i !== -1 && a[i]! > b[i]!;
 }
 
 /**
