@@ -237,6 +237,8 @@ test('a difficulty that says what the writer is trying to do gets a how-to about
   assert.equal(moves("I can't figure out how to split the model across two cards.").content.title, 'Publish a how-to: split the model across two cards');
   // The task ends with its clause.
   assert.equal(difficultTask('I have no idea how to stitch together its setup with web search, any pointers?'), 'stitch together its setup with web search');
+  assert.equal(difficultTask('I have no clue how to set up the reranker.'), 'set up the reranker');
+  assert.equal(difficultTask('I had some trouble getting the reranker to load.'), 'getting the reranker to load');
   // Judging is not attempting; a difficulty without a task keeps its move.
   assert.equal(difficultTask('It is hard to say which one is better.'), undefined);
   assert.equal(difficultTask('8 gpus can be tricky, 4 is easy.'), undefined);

@@ -396,9 +396,9 @@ const WRITER = "\\b(?:i|we)(?:['’](?:m|ve|re|d))?(?:\\s+(?:am|are|was|were|hav
 const STUCK = [
   "struggl(?:e|es|ed|ing)\\s+to\\s+(?=[a-z])", // "struggling to get…"
   "(?:can['’]?t|cannot|could(?:n['’]?t| not))\\s+(?:figure|work)\\s+out\\s+how\\s+to\\s+", // "can't figure out how to…"
-  '(?:have|had|having)\\s+(?:no|little)\\s+idea\\s+how\\s+to\\s+', // "have no idea how to…"
+  '(?:have|had|having)\\s+(?:no|little)\\s+(?:idea|clue)\\s+how\\s+to\\s+', // "have no idea how to…"
   "(?:not|n['’]t)\\s+sure\\s+how\\s+to\\s+", // "not sure how to…"
-  `(?:have|had|having)\\s+(?:(?:a|such a)\\s+)?(?:(?:very|really|so|pretty|bit of a|real)\\s+)?(?:(?:hard|difficult|tough|rough)\\s+time|trouble|difficulty|difficulties)\\s+(?:with\\s+)?(?=${GERUND})`, // "had trouble getting…"
+  `(?:have|had|having)\\s+(?:(?:a|such a|some|a little|a bit of)\\s+)?(?:(?:very|really|so|pretty|bit of a|real)\\s+)?(?:(?:hard|difficult|tough|rough)\\s+time|trouble|difficulty|difficulties)\\s+(?:with\\s+)?(?=${GERUND})`, // "had trouble getting…"
   `struggl(?:e|es|ed|ing)\\s+with\\s+(?=${GERUND})`, // "struggling with finding…"
 ];
 const TRYING = new RegExp(`${WRITER}(?:${STUCK.join('|')})${REST}`, 'i');
