@@ -131,4 +131,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['5bbf27c', 'old'],
     ['a229c27', 'new'],
   ]);
+
+  // The same two versions on the demo's own briefs (`signals demo`, the devtools project): the
+  // items that differ, rated blind.
+  printRatedTogether('demo-2026-11-27/', 'Before and after 2026-11-27, the demo\'s briefs, the items that differ', 15, [
+    ['5bbf27c', 'old'],
+    ['a229c27', 'new'],
+  ]);
 }
