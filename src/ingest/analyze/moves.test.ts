@@ -242,5 +242,5 @@ test('a difficulty that says what the writer is trying to do gets a how-to about
   // Judging is not attempting; a difficulty without a task keeps its move.
   assert.equal(difficultTask('It is hard to say which one is better.'), undefined);
   assert.equal(difficultTask('8 gpus can be tricky, 4 is easy.'), undefined);
-  assert.equal(moves("You're going to have a very hard time accomplishing that with small models.").content.title, 'Write the plain walkthrough for it');
+  // ("a very hard time accomplishing that" keeps its walkthrough: the gerund test above.)
 });

@@ -76,8 +76,12 @@ export interface BriefSection {
 
 export function buildBrief(input: BriefInput): BriefSection[] {
   const shown = input.pains.filter((ranked) => coherence(ranked, input.fit) >= COHERENT_FIT);
-  const content = shown.filter((ranked) => namesItsTitle(ranked, leadOf(ranked, input.fit))).slice(0, CONTENT_ITEMS);
-  const featured = new Set(content.map((r) => r.theme.themeId));
+  // Each theme's lead is chosen once: it decides whether the theme is shown and then leads its item.
+  const content = shown
+    .map((ranked) => ({ ranked, lead: leadOf(ranked, input.fit) }))
+    .filter(({ ranked, lead }) => namesItsTitle(ranked, lead))
+    .slice(0, CONTENT_ITEMS);
+  const featured = new Set(content.map(({ ranked }) => ranked.theme.themeId));
   const offers: SignalItem[] = [];
 
   const us = input.project.name || 'your product';
@@ -124,8 +128,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     );
   }
 
-  const contentItems = content.map((ranked) => {
-    const lead = leadOf(ranked, input.fit);
+  const contentItems = content.map(({ ranked, lead }) => {
     return item(ranked, lead, 'pain', movesOf(lead)?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary });
   });
   for (const pain of input.loose ?? []) {
@@ -162,14 +165,15 @@ export function coherence(ranked: RankedTheme, fit: BriefInput['fit']): number {
  */
 export function leadOf(ranked: RankedTheme, fit: BriefInput['fit']): WindowSignal {
   const title = new Set(terms(titleSubject(ranked.theme.title)));
+  const named = namedTerms(ranked);
   let lead = ranked.signals[0]!;
   let best: [number, number, number] | undefined;
   for (const signal of ranked.signals) {
     const said = new Set(terms(signal.quote).filter((t) => title.has(t))).size;
     // Between quotes that say as much of the title, one from a thread about it (see namesItsTitle).
-    const named = namesItsTitle(ranked, signal) ? 1 : 0;
+    const namesTitle = mentions(signal, named) ? 1 : 0;
     const close = fit(signal.quote, ranked);
-    const key: [number, number, number] = [said, named, close];
+    const key: [number, number, number] = [said, namesTitle, close];
     if (!best || ranksAbove(key, best)) {
       lead = signal;
       best = key;
@@ -194,7 +198,16 @@ function ranksAbove(a: readonly number[], b: readonly number[]): boolean {
  * forwarding for 17% (docs/quality.md, "Items whose quote and thread name their title").
  */
 export function namesItsTitle(ranked: RankedTheme, signal: WindowSignal): boolean {
-  const named = new Set(terms(titleNames(ranked.theme.title)));
+  return mentions(signal, namedTerms(ranked));
+}
+
+/** The terms of what a theme's title names (titleNames). */
+function namedTerms(ranked: RankedTheme): Set<string> {
+  return new Set(terms(titleNames(ranked.theme.title)));
+}
+
+/** Whether a signal's quote or its thread's title says one of `named`. */
+function mentions(signal: WindowSignal, named: ReadonlySet<string>): boolean {
   return terms(signal.quote).some((t) => named.has(t)) || terms(signal.postTitle).some((t) => named.has(t));
 }
 
