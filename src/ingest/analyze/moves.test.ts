@@ -9,11 +9,11 @@ import { difficultTask, movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { readPain } from './pain.ts';
 
-function moves(sentence: string, products: string[] = []) {
+function moves(sentence: string, products: string[] = [], threadTitle?: string) {
   const tokens = tag(sentence);
   const reading = readPain(tokens, sentence);
   assert.ok(reading, `not read as a pain: ${sentence}`);
-  return movesFor({ tokens, sentence, reading, products, community: 'LocalLLaMA', project: 'Quantforge' });
+  return movesFor({ tokens, sentence, reading, products, community: 'LocalLLaMA', project: 'Quantforge', threadTitle });
 }
 
 test('a how-to question gets a how-to guide titled with its task', () => {
@@ -239,8 +239,22 @@ test('a difficulty that says what the writer is trying to do gets a how-to about
   assert.equal(difficultTask('I have no idea how to stitch together its setup with web search, any pointers?'), 'stitch together its setup with web search');
   assert.equal(difficultTask('I have no clue how to set up the reranker.'), 'set up the reranker');
   assert.equal(difficultTask('I had some trouble getting the reranker to load.'), 'getting the reranker to load');
+  // A second verb of the writer's ends it too ("…and am very resource constrained").
+  assert.equal(difficultTask("I've struggled to get a good vLLM implementation and am very resource constrained."), 'get a good vLLM implementation');
+  assert.equal(difficultTask("I'm struggling to get the model and the tokenizer to load."), 'get the model and the tokenizer to load');
   // Judging is not attempting; a difficulty without a task keeps its move.
   assert.equal(difficultTask('It is hard to say which one is better.'), undefined);
   assert.equal(difficultTask('8 gpus can be tricky, 4 is easy.'), undefined);
   // ("a very hard time accomplishing that" keeps its walkthrough: the gerund test above.)
+});
+
+test("of the things a reply names, the one its thread is about is the move's subject; without one, the nearest", () => {
+  const reply = 'I tried Kimi and it failed in coding vs Devstral small.';
+  assert.equal(moves(reply, ['Kimi', 'Devstral']).content.title, 'Write the fix for Kimi failing');
+  assert.equal(moves(reply, ['Kimi', 'Devstral'], 'Have you tried the new Devstral?').content.title, 'Write the fix for Devstral failing');
+  assert.equal(moves(reply, ['Kimi', 'Devstral'], 'Which local model for coding?').content.title, 'Write the fix for Kimi failing');
+  // A phrase by a name the thread's title holds; an everyday word the title shares does not count.
+  const exl = "Slower than it should, caused me some bugs with the webui, many times the exl3 quants simply didn't work.";
+  assert.equal(moves(exl, [], 'Is EXL3 doomed?').content.title, 'Write the fix for exl3 quants failing');
+  assert.notEqual(moves(exl, [], 'Is the webui doomed? Quants are slower than they should').content.title, 'Write the fix for exl3 quants failing');
 });

@@ -104,7 +104,7 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
         if (pain) {
           // A pain the model finds without a cue word gets the plainest kind: a difficulty.
           const reading = read.evidence.reading ?? { score: probability, kind: 'difficulty' as const, cue: 0, howTo: read.evidence.howTo };
-          const moves = movesFor({ tokens: read.evidence.tokens ?? [], sentence: quote, reading, products: read.products, community: thread.community, project: memory.name });
+          const moves = movesFor({ tokens: read.evidence.tokens ?? [], sentence: quote, reading, products: read.products, community: thread.community, project: memory.name, threadTitle: thread.title });
           addOnce(pains, { order: order++, score: probability, signal: { ...base, kind: 'pain', competitor: null, moves, complaint: false } });
         } else if (read.evidence.howTo && read.sentence.length >= MIN_QUESTION) {
           addOnce(questions, { order: order++, score: 0, signal: { ...base, kind: 'content', competitor: null, moves: null, complaint: false } });
