@@ -39,6 +39,9 @@ test('a gerund after a vague noun is what is done, not a subject ("hard time acc
 
 test('forum shorthand is never part of a subject ("installer docs", not "installer docs IMO")', () => {
   assert.equal(moves('The installer docs IMO are terrible and confusing.').content.title, 'Answer the complaint about installer docs');
+  // Spoken contractions too ("gonna suck", "expensive tho" were subjects).
+  assert.equal(moves('Offloading a 235B model to RAM is gonna suck.').content.title, 'Answer this complaint');
+  assert.equal(moves('Cloud GPUs are too expensive tho.').content.title, 'Break down what cloud GPUs really cost');
 });
 
 test('what a plural subject costs agrees with it ("what GPUs really cost")', () => {

@@ -134,9 +134,9 @@ export function clip(text: string, max: number): string {
 
 /**
  * Forum shorthand that says how the writer speaks, never what they speak of ("imo", "tbh",
- * "IIRC"): neither a product nor a subject.
+ * "IIRC", and spoken contractions: "gonna", "tho"): neither a product nor a subject.
  */
-export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa eli5 op ama tldr tl;dr lol lmao btw idk afaik iirc fwiw ngl smh'.split(' '));
+export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa eli5 op ama tldr tl;dr lol lmao btw idk afaik iirc fwiw ngl smh gonna wanna gotta kinda sorta dunno tho'.split(' '));
 
 /**
  * A comparison's other term follows one of these, after at most a determiner or one coordinated
