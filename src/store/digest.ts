@@ -198,7 +198,13 @@ export interface WindowTheme {
   topScore: number;
 }
 
-/** Themes with signals from the window's posts, by distinct posts there, then the best post's score. */
+/**
+ * Themes with signals from the window's posts, by distinct posts there, then by the theme's posts so
+ * far, then the best post's score. In a daily window most themes have one post there; of those, a
+ * problem many have voiced before is the stronger signal than a two-post theme from a popular
+ * thread, and rated blind its items were worth forwarding more often (docs/quality.md, "Which
+ * themes a daily brief weighs first").
+ */
 export async function themesInWindow(db: Db, projectId: string, type: string, start: string, end: string, limit: number): Promise<WindowTheme[]> {
   const rows = await db
     .selectFrom('signals as s')
@@ -216,8 +222,9 @@ export async function themesInWindow(db: Db, projectId: string, type: string, st
     .where('t.type', '=', type)
     .where('p.post_created_at', '>', start)
     .where('p.post_created_at', '<=', end)
-    .groupBy(['t.id', 't.type', 't.title', 't.summary'])
+    .groupBy(['t.id', 't.type', 't.title', 't.summary', 't.post_count'])
     .orderBy('posts', 'desc')
+    .orderBy('t.post_count', 'desc')
     .orderBy('topScore', 'desc')
     .orderBy('t.id')
     .limit(limit)

@@ -1,6 +1,7 @@
 /**
  * The brief of one run window (DESIGN §8, "Brief"): a `content` section with the strongest pains
- * of the window (by posts, then the best post's score) among the themes that hold one problem
+ * of the window (by posts in the window, then posts so far, then the best post's score: the store's
+ * `themesInWindow`) among the themes that hold one problem
  * (`COHERENT_FIT`) and whose lead names what their title names (`namesItsTitle`), each with its
  * content move, and an
  * `offers` section with pains one of the project's offerings answers (a move proposing it, led by

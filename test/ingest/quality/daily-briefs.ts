@@ -138,4 +138,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['5bbf27c', 'old'],
     ['a229c27', 'new'],
   ]);
+
+  // Between themes with as many posts in the window, the one more posts have voiced so far comes
+  // first (store/digest.ts themesInWindow): every item of 8d9b3a1's briefs and the new ones, on
+  // seven days no rule had been drawn from (06-26 to 07-02) and on seven read once before the rule
+  // (07-03 to 07-09).
+  printRatedTogether('ranking-2026-11-27/', 'Recurring themes first, every item', 17, [
+    ['06-26 to 07-02, before', 'olda'],
+    ['06-26 to 07-02, after', 'newa'],
+    ['07-03 to 07-09, before', 'oldb'],
+    ['07-03 to 07-09, after', 'newb'],
+  ]);
 }
