@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseBundle, type Bundle } from '../../src/ingest/bundle.ts';
 import { importBundle } from '../../src/ingest/import.ts';
 import { themesInWindow } from '../../src/store/digest.ts';
-import { ALICE } from '../fixtures/small-bundle.ts';
+import { ALICE, blankProject } from '../fixtures/small-bundle.ts';
 import { DIALECTS } from '../helpers/database.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 
@@ -50,25 +50,15 @@ for (const dialect of DIALECTS) {
         version: 1,
         projects: [
           {
+            ...blankProject,
             owner: ALICE,
             id: PROJECT,
             name: 'Ranked',
             url: 'https://ranked.example.com',
-            category: '',
-            description: '',
-            idealCustomer: '',
-            competitors: [],
-            offerings: [],
-            communities: [],
-            filterRules: [],
-            memoryStatus: 'pending',
-            memoryRefreshRequestedAt: null,
             createdAt: BEFORE,
             posts: themes.flatMap((t) => t.posts),
             themes: themes.map((t) => t.theme),
             signals: themes.flatMap((t) => t.signals),
-            briefs: [],
-            runs: [],
           },
         ],
       };

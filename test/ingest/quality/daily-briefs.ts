@@ -149,4 +149,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['07-03 to 07-09, before', 'oldb'],
     ['07-03 to 07-09, after', 'newb'],
   ]);
+
+  // The later session's changes together (round 13 of the moves, spoken contractions, recurring
+  // themes first), on the days the earlier session kept unseen (no rule of this session was drawn
+  // from them): every item of c048552's briefs and 6cf044e's, rated blind.
+  printRatedTogether('later-session-2026-11-27/', 'Before and after the later session of 2026-11-27, 2025-07-10 to 07-16', 19, [
+    ['c048552', 'old'],
+    ['6cf044e', 'new'],
+  ]);
 }
