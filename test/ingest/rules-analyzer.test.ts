@@ -54,6 +54,15 @@ describe('rules analyzer', () => {
     assert.ok(pains.includes('op'));
   });
 
+  test('a leak told as news is no pain ("LEAK: …", "the leaked LLaMA 1 models"); VRAM leaking is', () => {
+    const t = thread('LEAK: How OpenAI came up with the new models name.', 'Saw this on twitter, thoughts?', [
+      ['alice', 'We have come a long way from the days of the leaked LLaMA 1 models'],
+      ['bob', 'Yeah Im running comfyui on my rx 6600 too, but the latest HIP SDK for the thing has VRAM leaking.'],
+    ]);
+    const pains = kinds(analyzeThread(t, MEMORY), 'pain').map((p) => p.author);
+    assert.deepEqual(pains, ['bob']);
+  });
+
   test('a pain gets moves that fit it; its quote is verbatim and its author kept; relief is no pain', () => {
     const t = thread('Help with context length', 'I have 24GB of VRAM. Ollama keeps crashing when I load a 32k context and it is driving me nuts.', [
       ['alice', 'Works fine for me, no issues at all.'],

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, readPain, type PainKind } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, readPain, type PainKind } from './pain.ts';
 
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
@@ -98,4 +98,20 @@ test('a sentence that says there was no problem is a denial, whatever problem wo
     'No matter what I try, the server crashes after an hour.',
     'Nothing loads and there is no error message at all.',
   ]) assert.ok(!deniesProblem(sentence), sentence);
+});
+
+test('a leak told as news is no pain; something leaking is, and so is a sentence with another problem', () => {
+  for (const sentence of [
+    'We have come a long way from the days of the leaked LLaMA 1 models.',
+    'Claude is trained on a leaked version of kimi k2!',
+    'LEAK: How OpenAI came up with the new model names.',
+    "We've gotten early Llama info leaks in the past through the same process.",
+    'There was also a source code leak which did not disprove it.',
+  ]) assert.ok(leakAsNews(tag(sentence), sentence), sentence);
+  for (const sentence of [
+    'The latest HIP SDK has VRAM leaking after a few generations.',
+    "It's leaking the chat formatting into every answer.",
+    'Every run the server has a memory leak and dies.',
+    'The leaked model is terrible at coding and crashes my server.',
+  ]) assert.ok(!leakAsNews(tag(sentence), sentence), sentence);
 });

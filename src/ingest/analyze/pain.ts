@@ -100,6 +100,40 @@ export function deniesProblem(sentence: string): boolean {
   return DENIAL.test(sentence);
 }
 
+/**
+ * A leak told as news: "the leaked LLaMA 1 models", "a leaked version of Kimi K2", "LEAK: How
+ * OpenAI came up with…", "early Llama info leaks". In r/LocalLLaMA a leak is more often a
+ * disclosure than something escaping, and none of the 12 labelled comment and brief-lead
+ * sentences that speak of one is a pain (fixtures/training/comment-pains.json and both
+ * brief-leads fixtures); the 2 labelled pain quotes with a leak say what escapes ("data leaks to
+ * cloud", "it's leaking the chat formatting"). A sentence that names what leaks next to it is
+ * left to the model (`LEAKING_THING`): "VRAM leaking", "memory leak", "leaks private data", and
+ * "the leaked system prompt", which may be either.
+ */
+const LEAK_NEWS = new RegExp(
+  [
+    // "leaked" before what was leaked, after a determiner ("the leaked system prompt", "a leaked version").
+    /\b(?:the|a|an|this|that|these|those|their|its|his|her|our)\s+(?:\w+\s+)?leaked\s+(?!(?:to|into|from|out|through|over)\b)[\w"“]/.source,
+    /^leaked\s+\w/.source,
+    /^leaks?\s*:/.source,
+    // "the leak", "some of the leaks", "info leaks", "a source code leak".
+    /\b(?:the|these|those|recent|latest|alleged|supposed|info|information|source code|early)\s+leaks?\b/.source,
+  ].join('|'),
+  'i',
+);
+const LEAKING_THING = /\b(?:memory|vram|ram|data|template|token|tokens|prompt|formatting)\s+leak|\bleak(?:s|ing|ed)?\s+(?:the\s+|my\s+|your\s+|its\s+|it'?s\s+)?(?:memory|vram|ram|data|private|personal|template|system prompt|formatting|tokens?)\b/i;
+
+/**
+ * The sentence's only problem is a leak told as news (see LEAK_NEWS): no pain, whatever the model
+ * makes of "leak". A sentence that still voices a problem read without its leak words ("the leaked
+ * model is terrible") is read as usual.
+ */
+export function leakAsNews(tokens: readonly Token[], sentence: string): boolean {
+  if (!LEAK_NEWS.test(sentence) || LEAKING_THING.test(sentence)) return false;
+  const withoutLeak = tokens.filter((t) => t.lemma !== 'leak');
+  return withoutLeak.length < tokens.length && readCues(withoutLeak, sentence) === undefined;
+}
+
 /** "Can't wait to try it": eagerness, though its negation and "try"/"run" read like a failure. */
 const EAGERNESS = /\b(?:can(?:no|['’])?t|can not) wait (?:to|for|till|until)\b/i;
 const WELL_WISHING = /\b(?:good luck|best of luck|best wishes|thanks?(?: you)?(?: so much)?(?: in advance)?\b|congrat\w*|hope (?:this|that|it) helps|cheers)\b/i;
