@@ -108,6 +108,19 @@ test('a competitor item says how many posts of the window complain about the pro
   assert.equal(single!.items[0]!.surfaced.summary, 'Owui shortcomings: 1 post in r/LocalLLaMA this window says where Owui falls short.');
 });
 
+test('a quote leads one item of a brief: a complaint about a product already shown as a pain leaves its positioning item another quote, or none', () => {
+  const crash = signal('LM Studio crashes every time I load a second model.', 20);
+  const mention = (quote: string, score: number): WindowSignal => ({ ...signal(quote, score), kind: 'competitor', competitor: 'LM Studio' });
+  const same = mention(crash.quote, 20);
+  const other = mention('LM Studio still has no batch API.', 5);
+  const build = (rival: RankedTheme) => buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [theme('LM Studio crashes', [crash])], rivals: [rival], fit: () => CLOSE, quoteFit: () => 0 });
+  const [content, offers] = build(theme('LM Studio shortcomings', [same, other], 'competitor'));
+  assert.equal(content!.items[0]!.surfaced.quote?.text, crash.quote);
+  assert.deepEqual(offers!.items.map((i) => i.surfaced.quote?.text), [other.quote]);
+  const [, none] = build(theme('LM Studio shortcomings', [mention(crash.quote, 20)], 'competitor'));
+  assert.deepEqual(none!.items, []);
+});
+
 test('a memory that lists competitors gets positioning items against them only; one that lists none, against any product', () => {
   const complaint = (product: string, quote: string): WindowSignal => ({ ...signal(quote, 10), kind: 'competitor', competitor: product });
   const cuda = theme('CUDA shortcomings', [complaint('CUDA', 'CUDA 12 is still incompatible with my driver.'), complaint('CUDA', 'CUDA broke again after the update.')], 'competitor');

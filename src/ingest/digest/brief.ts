@@ -83,6 +83,9 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     .filter(({ ranked, lead }) => namesItsTitle(ranked, lead))
     .slice(0, CONTENT_ITEMS);
   const featured = new Set(content.map(({ ranked }) => ranked.theme.themeId));
+  // A sentence that complains about a tracked product is both a pain and a mention of it: each
+  // quote leads one item of a brief, never two.
+  const quoted = new Set(content.map(({ lead }) => lead.quote));
   const offers: SignalItem[] = [];
 
   const us = input.project.name || 'your product';
@@ -94,6 +97,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
       // A theme the brief already shows is not shown twice.
       if (featured.has(ranked.theme.themeId) || input.fit(text, ranked) < OFFER_FIT) continue;
       for (const signal of ranked.signals) {
+        if (quoted.has(signal.quote)) continue;
         const fit = input.quoteFit(text, signal.quote);
         if (fit >= OFFER_QUOTE_FIT && (!best || fit > best.fit)) best = { ranked, lead: signal, fit };
       }
@@ -107,14 +111,21 @@ export function buildBrief(input: BriefInput): BriefSection[] {
       }),
     );
     featured.add(best.ranked.theme.themeId);
+    quoted.add(lead.quote);
   }
 
   const tracked = new Set((input.project.competitors ?? []).map(productKey));
   const rivals = tracked.size === 0 ? input.rivals : input.rivals.filter((r) => tracked.has(productKey(r.signals[0]?.competitor ?? '')));
-  for (const ranked of rivals.slice(0, RIVAL_ITEMS)) {
+  let rivalItems = 0;
+  for (const ranked of rivals) {
+    if (rivalItems >= RIVAL_ITEMS) break;
     const product = ranked.signals[0]?.competitor;
-    if (!product) continue;
-    const lead = leadOf(ranked, input.fit);
+    // Its complaints already lead other items: the brief says them once.
+    const unquoted = ranked.signals.filter((s) => !quoted.has(s.quote));
+    if (!product || unquoted.length === 0) continue;
+    const lead = leadOf({ ...ranked, signals: unquoted }, input.fit);
+    quoted.add(lead.quote);
+    rivalItems += 1;
     const position = movesOf(lead)?.position;
     offers.push(
       item(
@@ -134,7 +145,8 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   });
   for (const pain of input.loose ?? []) {
     if (contentItems.length >= CONTENT_ITEMS) break;
-    if (contentItems.some((i) => i.surfaced.quote?.text === pain.quote)) continue;
+    if (quoted.has(pain.quote)) continue;
+    quoted.add(pain.quote);
     contentItems.push(looseItem(pain));
   }
   return [
