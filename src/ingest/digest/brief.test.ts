@@ -91,6 +91,8 @@ test('a theme whose quotes sit far from it on average is not shown: the next one
   const [content, offers] = buildBrief({ project: { name: 'EvalKit', offerings }, pains: [mixed, focused], rivals: [], loose: [loose], fit, quoteFit: () => 0.9 });
   assert.deepEqual(content!.items.map((i) => i.surfaced.quote?.text), [focused.signals[0]!.quote, loose.quote]);
   assert.match(content!.items[0]!.surfaced.summary, /^Slow prompt processing:/);
+  // A single report's summary says what it is; the quote below it says what was said.
+  assert.equal(content!.items[1]!.surfaced.summary, 'A single report in r/LocalLLaMA so far, not yet a theme.');
   // Nor is an offering proposed for it, however well the offering's words match.
   assert.deepEqual(offers!.items, []);
   assert.ok(coherence(mixed, fit) < COHERENT_FIT && coherence(focused, fit) >= COHERENT_FIT);

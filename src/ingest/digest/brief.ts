@@ -228,12 +228,16 @@ function movesOf(signal: WindowSignal): Record<string, Move> | null {
   return JSON.parse(signal.moves) as Record<string, Move> | null;
 }
 
-/** A pain no other post has echoed yet: shown as a single report, with its own move. */
+/**
+ * A pain no other post has echoed yet: shown as a single report, with its own move. Its summary
+ * does not repeat the quote the item shows right below it (as a theme's drops its example when the
+ * two are one sentence): the dashboard printed the sentence in the summary, the quote and the move.
+ */
 function looseItem(pain: WindowSignal): SignalItem {
   return {
     origin: 'pain',
     surfaced: {
-      summary: `A single report in ${placeOf(pain.community)} so far, not yet a theme: “${clip(pain.quote, 150)}”`,
+      summary: `A single report in ${placeOf(pain.community)} so far, not yet a theme.`,
       quote: { text: pain.quote, who: pain.author, sub: pain.community },
     },
     move: movesOf(pain)?.content ?? { title: 'Answer it in the thread', body: `Reply to “${clip(pain.quote, 140)}” with what solves it.` },
