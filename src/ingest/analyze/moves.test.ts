@@ -261,3 +261,9 @@ test("of the things a reply names, the one its thread is about is the move's sub
   assert.equal(moves(exl, [], 'Is EXL3 doomed?').content.title, 'Write the fix for exl3 quants failing');
   assert.notEqual(moves(exl, [], 'Is the webui doomed? Quants are slower than they should').content.title, 'Write the fix for exl3 quants failing');
 });
+
+test('a subject that opens on a unit of memory keeps its number ("8 GB card", not "GB card"); a size alone is no subject', () => {
+  assert.equal(moves('My 8GB card is too slow for 14B models.').content.title, 'Show how to make 8 GB card faster');
+  assert.equal(moves('The 24 GB VRAM cards are way too expensive.').content.title, 'Break down what 24 GB VRAM cards really cost');
+  assert.equal(moves('It keeps crashing with 32 GB.').content.title, 'Write the fix for this failure');
+});

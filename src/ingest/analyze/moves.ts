@@ -254,7 +254,7 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
  */
 function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence' | 'threadTitle'>, side?: 'before' | 'after'): string | undefined {
   const fixed = fixedExpressionTokens(ctx.tokens, ctx.sentence);
-  const chunks = nounChunks(ctx.tokens).map((c) => withoutShorthand(ctx.tokens, withoutVerbTail(ctx.tokens, withoutSizePieces(ctx.tokens, c)))).filter(([from, to]) => {
+  const chunks = nounChunks(ctx.tokens).map((c) => withoutShorthand(ctx.tokens, withoutVerbTail(ctx.tokens, withSizeOfUnit(ctx.tokens, withoutSizePieces(ctx.tokens, c))))).filter(([from, to]) => {
     if (to <= from) return false;
     const words = ctx.tokens.slice(from, to);
     if (words.some((_, i) => fixed.has(from + i))) return false;
@@ -382,6 +382,19 @@ function fixedExpressionTokens(tokens: readonly Token[], sentence: string): Set<
     }
   }
   return inside;
+}
+
+/** Units of memory and storage, which the tagger splits from their number ("16GB" → "16" "GB"). */
+const SIZE_UNITS = /^(?:[kmgt]i?b|[kmgt]bs?)$/i;
+
+/**
+ * A chunk that opens on a unit keeps its number: "16GB VRAM", not "GB VRAM" ("Show how to make 8GB
+ * card faster", where "GB card" read as a garble). The tagger starts a noun chunk after a number,
+ * so the number is outside it.
+ */
+function withSizeOfUnit(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  // A size alone ("32 GB") names nothing: only a unit with a thing after it keeps its number.
+  return from > 0 && to - from >= 2 && SIZE_UNITS.test(tokens[from]!.text) && tokens[from - 1]!.pos === 'NUM' ? [from - 1, to] : [from, to];
 }
 
 /**
