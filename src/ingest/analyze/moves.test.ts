@@ -267,3 +267,8 @@ test('a subject that opens on a unit of memory keeps its number ("8 GB card", no
   assert.equal(moves('The 24 GB VRAM cards are way too expensive.').content.title, 'Break down what 24 GB VRAM cards really cost');
   assert.equal(moves('It keeps crashing with 32 GB.').content.title, 'Write the fix for this failure');
 });
+
+test('a plural noun and a problem word in its bare form are a subject and its verb ("open-source models struggle")', () => {
+  assert.equal(moves('It can handle long contexts, which is something most open-source models struggle with.').content.title, 'Write the plain guide to open-source models');
+  assert.equal(moves('The PCIe lag is terrible.').content.title, 'Answer the complaint about PCIe lag');
+});

@@ -362,7 +362,16 @@ function withoutVerbTail(tokens: readonly Token[], [from, to]: [number, number])
   // After a vague noun a gerund starts what is done, not a name for it: "a hard time accomplishing
   // that", "people running into errors" (while "error handling" stays whole).
   if (to - from > 1 && last?.pos === 'VERB' && /ing$/.test(last.lower) && isVague(tokens[to - 2]!)) return [from, to - 1];
+  // A plural noun and then a problem word in its bare form is a subject and its verb, whatever the
+  // tagger says: "small models suck", "open-source models struggle" ("…models struggle with
+  // long contexts"); "tool call failures" and "PCIe lag" stay.
+  if (to - from > 1 && last && isCue(last) && last.lower === last.lemma && isPluralNoun(tokens[to - 2]!)) return [from, to - 1];
   return [from, to];
+}
+
+/** A common noun in a plural "s": "models", "LLMs"; not "class", "status", a name ("Ollama"). */
+function isPluralNoun(token: Token): boolean {
+  return token.pos === 'NOUN' && /[^su]s$/i.test(token.text) && token.lemma !== token.lower;
 }
 
 /** A chunk without the forum shorthand at its ends: "IIRC llama.cpp" → "llama.cpp", "biggest pain point IMO" → "biggest pain point". */
