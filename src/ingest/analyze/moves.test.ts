@@ -202,6 +202,11 @@ test("what people can't find gets a move to publish it, not a fix for something 
   assert.equal(moves("Sadly I haven't found a way to disable thinking when llama.cpp serves the model.").content.title, "Publish what people can't find");
   assert.equal(moves("I didn't find any option to add a local model, which is frustrating.").content.title, "Publish what people can't find");
   assert.notEqual(moves("Sadly I didn't find the 70B was any better than the 32B, and it failed my tests.").content.title, "Publish what people can't find");
+  // The thing searched for said before ("…still have not found it"), "not able to", "can barely".
+  assert.equal(moves('I searched everywhere for the Qwen app but sadly still have not found it.').content.title, "Publish what people can't find");
+  assert.equal(moves('We were not able to find an LLM provider benchmark that focuses on throughput, which is frustrating.').content.title, "Publish what people can't find");
+  assert.equal(moves('I can barely find any discussion about DWQ models anywhere, which is annoying.').content.title, "Publish what people can't find");
+  assert.notEqual(moves("Sadly I didn't find it that good, and it failed my tests.").content.title, "Publish what people can't find");
 });
 
 test('a gerund used as a preposition ends a subject ("documentation regarding…"); a compound stays ("instruction following")', () => {

@@ -162,10 +162,13 @@ const RELATIVE_PRONOUNS = new Set(['which', 'that', 'who', 'whom', 'whose']);
  */
 const FIND_BLOCKED = new RegExp(
   [
-    /\b(?:can(?:no|['’])?t|couldn['’]?t|could not|can not|unable to)\s+(?:(?:even|really|seem to|actually|still|ever|just|quite)\s+)*(?:find|locate)\b/.source,
+    /\b(?:can(?:no|['’])?t|couldn['’]?t|could not|can not|unable to|(?:can|could) (?:barely|hardly|never)|(?:was|were|am|is|are)(?:n['’]t| not) able to|not managed to)\s+(?:(?:even|really|seem to|actually|still|ever|just|quite)\s+)*(?:find|locate)\b/.source,
     // "I haven't found a way to disable thinking", "didn't find any option": a search that came up
     // empty, said of something indefinite; not "didn't find the 70B any better" (a judgement).
-    /\b(?:didn['’]?t|did not|haven['’]?t|have not|hasn['’]?t|has not|never)\s+(?:(?:yet|even|really|actually|ever|been able to|managed to)\s+)*(?:find|found|locate|located)\s+(?:a|an|any|anything|much)\b/.source,
+    /\b(?:didn['’]?t|did not|haven['’]?t|have not|['’]ve not|hasn['’]?t|has not|never)\s+(?:(?:yet|even|really|actually|ever|still|been able to|managed to)\s+)*(?:find|found|locate|located)\s+(?:a|an|any|anything|much)\b/.source,
+    // "…but still have not found it", "I didn't find it anywhere": the thing searched for, said
+    // before; not "I didn't find it that good" nor "haven't found it to be…" (judgements).
+    /\b(?:didn['’]?t|did not|haven['’]?t|have not|['’]ve not|never)\s+(?:(?:yet|even|really|actually|ever|still)\s+)*(?:find|found)\s+(?:it|them|one)\b(?!\s+(?:to\b|that\b|very\b|so\b|too\b|all that\b|particularly\b|any\b|as\b|more\b|less\b|useful\b|helpful\b|good\b|great\b|better\b|worse\b|comfortable\b|enough\b|much\b|where\b))/.source,
   ].join('|'),
   'i',
 );
