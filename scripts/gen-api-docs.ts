@@ -75,7 +75,7 @@ export const CAPABILITY_FACTS: Record<string, CapabilityFacts> = {
   },
   'runs.get': {
     notFound: '`runId` is not a run of any of your projects',
-    example: { input: { runId: 'run_iloigmxpdgoy6qmtcxmrtlqahe' } },
+    example: { input: { runId: 'run_zzfwzknnaarykwwmehe7ymytfq' } },
   },
   'competitors.list': { example: { project: 'evalkit', render: 'text' } },
   search: {

@@ -1,7 +1,9 @@
 /**
  * Builds `fixtures/localllama-threads.json.gz`, the real r/LocalLLaMA threads that `signals demo`
- * turns into a demo bundle (src/ingest/demo-bundle.ts). Users have no ../shared, so the slice ships
- * inside the repo; it must stay small (≤ 2 MB) and be byte-identical on every run.
+ * replays (src/ingest/demo.ts) and that the quality labels of test/fixtures/quality describe, and
+ * `fixtures/localllama-demo-days.json.gz`, more threads of the demo's daily windows, which only the
+ * demo reads. Users have no ../shared, so the slices ship inside the repo; each must stay small
+ * (≤ 2 MB) and be byte-identical on every run.
  *
  *   node --import tsx scripts/make-demo-fixture.ts [/path/to/reddit-localllama]
  */
@@ -13,12 +15,19 @@ import { fileURLToPath } from 'node:url';
 
 const DEFAULT_SOURCE = '/work/shared/data/reddit-localllama';
 const OUTPUT = fileURLToPath(new URL('../fixtures/localllama-threads.json.gz', import.meta.url));
+const DAYS_OUTPUT = fileURLToPath(new URL('../fixtures/localllama-demo-days.json.gz', import.meta.url));
 
 /** Tuned so the gzipped fixture lands around 1–1.5 MB. */
 const TARGET_THREADS = 240;
 /** The digest demo shows seven daily briefs, so the last days need threads of their own. */
 const RECENT_DAYS = 8;
 const PER_RECENT_DAY = 12;
+/**
+ * More threads for each of those days, beside the labelled ones: with 12 a day the demo's daily
+ * windows had few themes, and its briefs filled with single reports (19 of 35 content items, 0
+ * with these; docs/quality.md, "The demo's daily briefs").
+ */
+const MORE_PER_RECENT_DAY = 28;
 const MAX_COMMENTS = 48;
 const MIN_COMMENTS = 6;
 const MAX_SELFTEXT = 5_000;
@@ -214,9 +223,29 @@ function select(ranked: { thread: FixtureThread; score: number; day: string }[])
     if (picked.size >= TARGET_THREADS) break;
     picked.add(r.thread);
   }
-  return [...picked].sort((a, b) =>
-    a.postCreatedAt === b.postCreatedAt ? (a.id < b.id ? -1 : 1) : a.postCreatedAt < b.postCreatedAt ? 1 : -1,
-  );
+  return newestFirst([...picked]);
+}
+
+/** The next best threads of each recent day, beside those `select` picked. */
+function selectMore(ranked: { thread: FixtureThread; day: string }[], picked: readonly FixtureThread[]): FixtureThread[] {
+  const taken = new Set(picked.map((t) => t.id));
+  const days = [...new Set(ranked.map((r) => r.day))].sort().slice(-RECENT_DAYS);
+  const more = days.flatMap((day) => ranked.filter((r) => r.day === day && !taken.has(r.thread.id)).slice(0, MORE_PER_RECENT_DAY).map((r) => r.thread));
+  return newestFirst(more);
+}
+
+function newestFirst(threads: FixtureThread[]): FixtureThread[] {
+  return threads.sort((a, b) => (a.postCreatedAt === b.postCreatedAt ? (a.id < b.id ? -1 : 1) : a.postCreatedAt < b.postCreatedAt ? 1 : -1));
+}
+
+function write(path: string, threads: FixtureThread[]): void {
+  const gz = gzipSync(Buffer.from(JSON.stringify(threads)), { level: 9 });
+  if (gz.length > MAX_BYTES) throw new Error(`${path} is ${gz.length} bytes, over the ${MAX_BYTES}-byte cap`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, gz);
+  let commentCount = 0;
+  threads.forEach((t) => walk(t.comments, () => commentCount++));
+  console.log(`${path}: ${threads.length} threads, ${commentCount} comments, ${gz.length} bytes`);
 }
 
 async function main(): Promise<void> {
@@ -241,15 +270,8 @@ async function main(): Promise<void> {
     })
     .sort(byScoreThenId);
   const threads = select(ranked);
-
-  const gz = gzipSync(Buffer.from(JSON.stringify(threads)), { level: 9 });
-  if (gz.length > MAX_BYTES) throw new Error(`fixture is ${gz.length} bytes, over the ${MAX_BYTES}-byte cap`);
-  mkdirSync(dirname(OUTPUT), { recursive: true });
-  writeFileSync(OUTPUT, gz);
-
-  let commentCount = 0;
-  threads.forEach((t) => walk(t.comments, () => commentCount++));
-  console.log(`${OUTPUT}: ${threads.length} threads, ${commentCount} comments, ${gz.length} bytes`);
+  write(OUTPUT, threads);
+  write(DAYS_OUTPUT, selectMore(ranked, threads));
 }
 
 await main();

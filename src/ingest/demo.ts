@@ -1,7 +1,8 @@
 /**
  * `signals demo`: two fictional projects, Quantforge (hosted inference) and EvalKit (model
  * evaluation), filled by the real digest pipeline over the real r/LocalLLaMA threads shipped in
- * `fixtures/localllama-threads.json.gz` (made by scripts/make-demo-fixture.ts). So the demo shows
+ * `fixtures/localllama-threads.json.gz` and `fixtures/localllama-demo-days.json.gz` (both made by
+ * scripts/make-demo-fixture.ts). So the demo shows
  * exactly what the product produces: the rules analyzer's signals, TF-IDF themes and briefs.
  *
  * The fixture's history is replayed as one backfill run and then seven daily runs ending at the
@@ -21,7 +22,11 @@ import type { BundlePost } from './bundle.ts';
 import { DigestBusyError, runDigest, type DigestSummary } from './digest/run.ts';
 import { memorySource } from './sources/memory.ts';
 
-const FIXTURE = new URL('../../fixtures/localllama-threads.json.gz', import.meta.url);
+/**
+ * The labelled threads of the quality fixture, and more threads of the demo's daily windows: with
+ * the first alone a daily window held 12 threads and its brief was mostly single reports.
+ */
+const FIXTURES = [new URL('../../fixtures/localllama-threads.json.gz', import.meta.url), new URL('../../fixtures/localllama-demo-days.json.gz', import.meta.url)];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const DAILY_RUNS = 7;
@@ -103,8 +108,10 @@ const EVALKIT: DemoProject = {
 /** Oldest first: the last one created is the owner's default project (DESIGN §4). */
 export const DEMO_PROJECTS: readonly DemoProject[] = [EVALKIT, QUANTFORGE];
 
+/** Every demo thread, newest first (as each fixture lists them). */
 export function demoThreads(): BundlePost[] {
-  return JSON.parse(gunzipSync(readFileSync(FIXTURE)).toString('utf8')) as BundlePost[];
+  const threads = FIXTURES.flatMap((file) => JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as BundlePost[]);
+  return threads.sort((a, b) => (a.postCreatedAt === b.postCreatedAt ? (a.id < b.id ? -1 : 1) : a.postCreatedAt < b.postCreatedAt ? 1 : -1));
 }
 
 /** The replayed windows: everything up to a week before the anchor, then one per day. */

@@ -11,15 +11,21 @@ import { DIALECTS } from '../helpers/database.ts';
 import { rowCounts } from '../helpers/digest.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 
-test('the fixture stays within 2 MB and the windows replay its whole history', () => {
-  assert.ok(statSync(new URL('../../fixtures/localllama-threads.json.gz', import.meta.url)).size <= 2 * 1024 * 1024);
+test('each fixture stays within 2 MB, the windows replay their whole history, and every daily window has dozens of threads', () => {
+  for (const file of ['localllama-threads.json.gz', 'localllama-demo-days.json.gz']) assert.ok(statSync(new URL(`../../fixtures/${file}`, import.meta.url)).size <= 2 * 1024 * 1024, file);
   const threads = demoThreads();
+  assert.equal(new Set(threads.map((t) => t.id)).size, threads.length, 'no thread twice');
   const windows = demoWindows(threads);
   assert.equal(windows.length, 8);
   for (let i = 1; i < windows.length; i++) assert.equal(windows[i]!.start.getTime(), windows[i - 1]!.end.getTime(), 'windows are contiguous');
   for (const t of threads) {
     const at = Date.parse(t.postCreatedAt);
     assert.ok(at > windows[0]!.start.getTime() && at <= windows[windows.length - 1]!.end.getTime(), `${t.id} falls in a window`);
+  }
+  // A daily brief needs themes with posts in its window, not 12 threads and single reports.
+  for (const w of windows.slice(1)) {
+    const inside = threads.filter((t) => Date.parse(t.postCreatedAt) > w.start.getTime() && Date.parse(t.postCreatedAt) <= w.end.getTime()).length;
+    assert.ok(inside >= 30, `${inside} threads in the window ending ${w.end.toISOString()}`);
   }
 });
 

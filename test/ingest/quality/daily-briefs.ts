@@ -157,4 +157,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['c048552', 'old'],
     ['6cf044e', 'new'],
   ]);
+
+  // The demo over 445 threads instead of 240 (fixtures/localllama-demo-days.json.gz: 28 more
+  // threads for each of its last eight days): every item of EvalKit's eight briefs, before and
+  // after, rated blind.
+  printRatedTogether('denser-demo-2026-11-27/', "The demo's briefs over 240 threads and over 445", 21, [
+    ['240 threads (aab3879)', 'old'],
+    ['445 threads', 'new'],
+  ]);
 }
