@@ -51,7 +51,8 @@ export function movesFor(given: MoveContext): Moves {
   // A reply names several things ("I tried llama-cpp, langchain and ollama but the function call
   // success rate was disappointing"); the one its thread is about is the one the move should be about.
   const named = namedProducts(ctx);
-  const product = named.find((p) => threadNamed(ctx.threadTitle, p)) ?? named[0];
+  const inTitle = threadWords(ctx.threadTitle);
+  const product = named.find((p) => threadNamed(inTitle, p)) ?? named[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
   const subject = product ?? subjectOf(ctx);
   // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
@@ -299,7 +300,8 @@ function subjectOf(ctx: Pick<MoveContext, 'tokens' | 'reading' | 'sentence' | 't
   // Between phrases that name something, one naming what the thread is about by a name or a rare
   // word comes first: "Write the fix for exl3 quants failing" under "Is EXL3 doomed?", not for the
   // webui named on the way.
-  const aboutThread = sided.filter(([from, to]) => ctx.tokens.slice(from, to).some((t, i) => !isEverydayWord(t, from + i) && !isVague(t) && threadNamed(ctx.threadTitle, t.text)));
+  const inTitle = threadWords(ctx.threadTitle);
+  const aboutThread = sided.filter(([from, to]) => ctx.tokens.slice(from, to).some((t, i) => !isEverydayWord(t, from + i) && !isVague(t) && threadNamed(inTitle, t.text)));
   if (aboutThread.length > 0) best = nearest(aboutThread);
   // The chunk may hold the cue itself ("tool call failures"): that is still what it is about.
   // A sentence's capital goes ("Memory leaks" → "memory leaks"); a name's stays ("LoRA", "LM
@@ -324,14 +326,20 @@ function namedProducts(ctx: Pick<MoveContext, 'products' | 'sentence'>): string[
   return ctx.products.filter((product) => words.includes(squeeze(product)) && !comparedOnly(ctx.sentence, product));
 }
 
+/** A thread's title as `threadNamed` compares it (squeezed once per move, not once per word). */
+function threadWords(threadTitle: string | undefined): string | undefined {
+  return threadTitle === undefined ? undefined : squeeze(threadTitle);
+}
+
 /**
- * The thread's title names this (a product, or a word of a phrase): "Kimi K2" in "Kimi K2 is slow
- * on my 3090", "ollama" in "Ollama vs llama.cpp". Compared squeezed, so "LM studio" names "LM
- * Studio"; a word shorter than three letters names nothing by itself ("AI" is in every title).
+ * The thread's title (`threadWords`) names this (a product, or a word of a phrase): "Kimi K2" in
+ * "Kimi K2 is slow on my 3090", "ollama" in "Ollama vs llama.cpp". Compared squeezed, so "LM
+ * studio" names "LM Studio"; a word shorter than three letters names nothing by itself ("AI" is in
+ * every title).
  */
-function threadNamed(threadTitle: string | undefined, name: string): boolean {
+function threadNamed(titleWords: string | undefined, name: string): boolean {
   const key = squeeze(name);
-  return threadTitle !== undefined && key.length >= 3 && squeeze(threadTitle).includes(key);
+  return titleWords !== undefined && key.length >= 3 && titleWords.includes(key);
 }
 
 /** Lower case letters and digits only: "LM Studio" is named by "LM studio" and "LMStudio". */

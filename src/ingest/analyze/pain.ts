@@ -112,7 +112,7 @@ export function deniesProblem(sentence: string): boolean {
  */
 const LEAK_NEWS = new RegExp(
   [
-    // "leaked" before what was leaked, after a determiner ("the leaked system prompt", "a leaked version").
+    // "leaked" before what was leaked, after a determiner ("the leaked LLaMA 1 models", "a leaked version").
     /\b(?:the|a|an|this|that|these|those|their|its|his|her|our)\s+(?:\w+\s+)?leaked\s+(?!(?:to|into|from|out|through|over)\b)[\w"“]/.source,
     /^leaked\s+\w/.source,
     /^leaks?\s*:/.source,
