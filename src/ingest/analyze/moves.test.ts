@@ -274,6 +274,42 @@ test('a subject that opens on a unit of memory keeps its number ("8 GB card", no
 });
 
 test('a plural noun and a problem word in its bare form are a subject and its verb ("open-source models struggle")', () => {
-  assert.equal(moves('It can handle long contexts, which is something most open-source models struggle with.').content.title, 'Write the plain guide to open-source models');
+  // (A thing that struggles fails: the next test.)
+  assert.equal(moves('It can handle long contexts, which is something most open-source models struggle with.').content.title, 'Write the fix for open-source models failing');
   assert.equal(moves('The PCIe lag is terrible.').content.title, 'Answer the complaint about PCIe lag');
+});
+
+test('a thing that gets stuck, struggles or is flaky fails: a fix, not a guide; a person who is stuck keeps the guide', () => {
+  assert.equal(moves('The unsloth quantizations seem to get stuck in a thinking loop.').content.title, 'Write the fix for unsloth quantizations failing');
+  assert.equal(moves('My 32GB macbook even struggles to run 14B models.').content.title, 'Write the fix for 32 GB macbook failing');
+  // What it struggles with is not what fails.
+  assert.equal(moves("But it's struggling with live2d.").content.title, 'Write the fix for this failure');
+  assert.equal(moves('It gets stuck in a loop every time I try.').content.title, 'Write the fix for this failure');
+  assert.equal(moves('llama.cpp seems flaky at best when it comes to running them.', ['llama.cpp']).content.title, 'Write the fix for llama.cpp failing');
+  assert.ok(moves('llama.cpp seems flaky at best when it comes to running them.', ['llama.cpp']).position, 'a product that fails gets a positioning move');
+  // "Unreliable X" is X that fails, not "unreliable X failing".
+  assert.equal(moves('Every UI system gives you inconsistent spacing.').content.title, 'Write the fix for spacing failing');
+  // The writer, other people, or "they" (people as often as models): their difficulty.
+  assert.equal(moves("I'm still stuck on the installer.").content.title, 'Write the plain guide to installer');
+  assert.equal(moves('im stuck with the installer and its flags').content.title, 'Write the plain guide to installer');
+  assert.match(moves('Users struggle with the installer.').content.title, /^Write the plain guide/);
+  // Remembered is not stuck.
+  assert.equal(moves('The parts that stuck with me were the benchmarks.').content.title, 'Write the plain guide to benchmarks');
+});
+
+test('what costs too much, by the grammar of the cost word; a cost is not assumed to be monthly', () => {
+  assert.equal(moves('The most expensive GPU is out of reach.').content.title, 'Break down what GPU really costs');
+  assert.equal(moves('The 24 GB VRAM cards are way too expensive.').content.title, 'Break down what 24 GB VRAM cards really cost');
+  assert.equal(moves('The ram costs are just too much.').content.title, 'Break down what ram really costs');
+  assert.equal(moves("It's more expensive than regular shipping to Place.").content.title, 'Break down what it really costs');
+  const body = moves('The hosted API is way too expensive for my side project.').content.body;
+  assert.match(body, /up front and to run/);
+  assert.doesNotMatch(body, /per month/);
+});
+
+test('a concern about data gets what is stored and who sees it; any other concern, facts people can check', () => {
+  assert.match(moves("I'm worried about privacy when my data goes to the cloud.").content.body, /what is stored, where, who can see it/);
+  const other = moves("I'm concerned about its ability to handle long context lengths.").content.body;
+  assert.doesNotMatch(other, /what is stored/);
+  assert.match(other, /facts people can check/);
 });

@@ -1,6 +1,7 @@
 /**
  * What to do about a pain (DESIGN §8.4): a move that fits it. A how-to question gets an answer
- * or a guide; a failure a fix, and so does a bare "problem" or "issue" (in the writer's word: a
+ * or a guide; a failure a fix, and so does a thing said to get stuck or be flaky (a difficulty is
+ * the writer's), and a bare "problem" or "issue" (in the writer's word: a
  * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
  * measured numbers; a price complaint a pricing move; a missing capability a roadmap move (and
  * something not supported a workaround, not a fix); confusion a plain walkthrough; a concern a
@@ -47,14 +48,17 @@ const FIXED_EXPRESSIONS = /\b(?:out of the box|on the fly|at the end of the day|
 export function movesFor(given: MoveContext): Moves {
   // A move answers the kind of problem the sentence names, not its bare "problem" (pain.ts `precise`).
   const precise = given.reading.precise;
-  const ctx = precise ? { ...given, reading: { ...given.reading, kind: precise.kind, cue: precise.cue } } : given;
+  const read = precise ? { ...given, reading: { ...given.reading, kind: precise.kind, cue: precise.cue } } : given;
+  const failing = thingFails(read);
+  const ctx = failing ? { ...read, reading: { ...read.reading, kind: 'failure' as const } } : read;
   // A reply names several things ("I tried llama-cpp, langchain and ollama but the function call
   // success rate was disappointing"); the one its thread is about is the one the move should be about.
   const named = namedProducts(ctx);
   const inTitle = threadWords(ctx.threadTitle);
   const product = named.find((p) => threadNamed(inTitle, p)) ?? named[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
-  const subject = product ?? subjectOf(ctx);
+  // A thing said to struggle or get stuck is the phrase before the verb; what it struggles with comes after ("it's struggling with live2d").
+  const subject = product ?? subjectFor(ctx, failing);
   // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
   const said = `“${clip(ctx.sentence, 140)}”`;
   const where = placeOf(ctx.community);
@@ -93,6 +97,94 @@ export function movesFor(given: MoveContext): Moves {
     moves.position = positionMove(product, said, us);
   }
   return moves;
+}
+
+/**
+ * A difficulty is the writer's: they are stuck, confused, struggling, and a plain walkthrough
+ * answers them (DESIGN §8.4). The same words said of a thing are that thing failing: "the unsloth
+ * quantizations seem to get stuck in a thinking loop", "when kimi gets stuck", "my 32GB macbook
+ * even struggles to run 14B models", "llama.cpp seems flaky at best". A guide to the thing answers
+ * nobody ("Write the plain guide to unsloth quantizations"); a fix does. Said of a person ("I'm
+ * stuck on…", "beginners struggle with…") or of "they" (people as often as models), it stays the
+ * writer's difficulty.
+ */
+function thingFails(ctx: MoveContext): 'unreliable' | 'subject' | undefined {
+  if (ctx.reading.kind !== 'difficulty') return undefined;
+  const cue = ctx.tokens[ctx.reading.cue];
+  if (!cue) return undefined;
+  if (UNRELIABLE.has(cue.lemma) || UNRELIABLE.has(cue.lower)) return 'unreliable';
+  if (cue.lemma !== 'struggle' && cue.lower !== 'stuck') return undefined;
+  // "the parts that stuck with me", "it stuck in my mind": remembered, not stuck.
+  if (cue.lower === 'stuck' && /^(?:with|in)$/.test(ctx.tokens[ctx.reading.cue + 1]?.lower ?? '') && /^(?:me|my|us|our)$/.test(ctx.tokens[ctx.reading.cue + 2]?.lower ?? '')) return undefined;
+  const subject = subjectBefore(ctx.tokens, ctx.reading.cue);
+  const thing = subject !== undefined && (subject.pos === 'NOUN' || subject.pos === 'PROPN' || (subject.pos === 'PRON' && THING_PRONOUNS.has(subject.lower)));
+  return thing && !PERSONS.has(subject.lemma) && !PERSONS.has(subject.lower.replace(/’/g, "'")) ? 'subject' : undefined;
+}
+
+/**
+ * What a pain that names no product is about, where the grammar of its cue says more than
+ * nearness. A thing said to struggle or get stuck is the phrase before the verb; what it struggles
+ * with comes after ("it's struggling with live2d"). What is "unreliable" is the thing, not
+ * "unreliable X" ("Write the fix for inconsistent spacing failing" says it twice). What costs too
+ * much: see `costSubject`.
+ */
+function subjectFor(ctx: MoveContext, failing: 'unreliable' | 'subject' | undefined): string | undefined {
+  if (failing === 'subject') return subjectOf(ctx, 'before');
+  if (failing === 'unreliable') return withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!);
+  if (ctx.reading.kind === 'cost') return costSubject(ctx);
+  return subjectOf(ctx);
+}
+
+/**
+ * What costs too much, by the grammar of the cost word: the phrase it modifies ("the most
+ * expensive GPU" → "GPU"), the phrase before it as a predicate ("APIs are too expensive" →
+ * "APIs"), the object of "can't afford" ("gpt plus"), the phrase of "costs"/"prices" without it
+ * ("the ram costs are just too much" → "ram"). The nearest phrase was often what the cost is
+ * compared with or paid for ("Break down what Country really costs"). A pronoun in the grammar's
+ * place leaves no subject: falling back to the nearest phrase was rated worse (docs/quality.md,
+ * round 16).
+ */
+function costSubject(ctx: MoveContext): string | undefined {
+  const cue = ctx.tokens[ctx.reading.cue]!;
+  if (cue.lemma === 'afford') return subjectOf(ctx, 'after');
+  if (cue.pos === 'ADJ') {
+    const next = ctx.tokens[ctx.reading.cue + 1];
+    const attributive = next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
+    return attributive ? withoutCue(subjectOf(ctx), cue) : subjectOf(ctx, 'before');
+  }
+  return withoutCue(subjectOf(ctx), cue);
+}
+
+/**
+ * A subject without its cue word and what leads up to it ("most expensive GPU" → "GPU"), or
+ * without a cue word that closes it ("ram costs" → "ram"); undefined when nothing is left.
+ */
+function withoutCue(subject: string | undefined, cue: Token): string | undefined {
+  if (subject === undefined) return undefined;
+  const words = subject.split(/\s+/);
+  const at = words.findIndex((w) => w.toLowerCase() === cue.lower);
+  if (at < 0) return subject;
+  const rest = (at === words.length - 1 ? words.slice(0, at) : words.slice(at + 1)).join(' ');
+  return rest || undefined;
+}
+
+/** What is unreliable, unstable, flaky or inconsistent is a thing, and it fails. */
+const UNRELIABLE = new Set(['unreliable', 'unstable', 'flaky', 'inconsistent']);
+/** Pronouns that stand for a thing ("it gets stuck in a loop"), not for the writer or other people. */
+const THING_PRONOUNS = new Set(['it', 'this', 'that']);
+/**
+ * People, as the tagger may read them: "users struggle with…" is their difficulty, not a thing's
+ * failure, and the tagger reads "I'm" and "im" as names or nouns.
+ */
+const PERSONS = new Set("i i'm im i've ive i'd i'll we we're we've you you're u he he's she she's they they're me us him her them".split(' ').concat('people person user users folks folk dev devs developer developers beginner beginners newbie newbies noob noobs everyone everybody someone somebody anyone anybody guy guys friend friends team customer customers student students colleague colleagues op'.split(' ')));
+/** Words between a verb and its subject: "seem to get stuck", "is still stuck", "always gets stuck". */
+const BEFORE_VERB = new Set(['get', 'gets', 'got', 'getting', 'seem', 'seems', 'seemed', 'to', 'keep', 'keeps', 'kept', 'tend', 'tends', 'become', 'becomes', 'end', 'ends', 'up']);
+
+/** The word a verb or predicate adjective at `at` is said of: back over auxiliaries, adverbs and "seem to get". */
+function subjectBefore(tokens: readonly Token[], at: number): Token | undefined {
+  let i = at - 1;
+  while (i >= 0 && (tokens[i]!.pos === 'AUX' || tokens[i]!.pos === 'ADV' || tokens[i]!.pos === 'PART' || BEFORE_VERB.has(tokens[i]!.lower))) i--;
+  return i >= 0 ? tokens[i] : undefined;
 }
 
 function roadmapMove(subject: string | undefined, said: string, us: string): Move {
@@ -209,6 +301,9 @@ function issueMove(subject: string | undefined, said: string, where: string, us:
   return { ...fix, title };
 }
 
+/** A worry about data: who can read it, where it goes, what is kept. */
+const PRIVACY = /\b(?:privacy|private|confidential|data|security|secure|telemetry|tracking|tracked|logs?|logged|logging|gdpr|hipaa|compliance|leaks?|leaked|spying|surveillance|on my behalf)\b/i;
+
 function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {
   const it = subject ?? 'it';
   switch (kind) {
@@ -226,7 +321,7 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
     case 'cost':
       return {
         title: `Break down what ${it} really ${costs(subject)}`,
-        body: `${said} Write the cost breakdown people in ${where} are missing: what ${it} ${costs(subject)} per month at their scale, where the money goes, and the cheaper ways to get the same result.`,
+        body: `${said} Write the cost breakdown people in ${where} are missing: what ${it} ${costs(subject)} for the work they do, up front and to run, where the money goes, and the cheaper ways to get the same result.`,
       };
     case 'missing':
       return {
@@ -241,7 +336,10 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
     case 'concern':
       return {
         title: subject ? `Answer the concern about ${subject} head-on` : 'Answer the concern head-on',
-        body: `${said} Say plainly how ${us} handles this (what is stored, where, who can see it, what it costs), in a short post people can link to when the worry comes up again.`,
+        // What is stored and who sees it answers a worry about data, not one about context length or billing.
+        body: PRIVACY.test(said)
+          ? `${said} Say plainly how ${us} handles this (what is stored, where, who can see it, what it costs), in a short post people can link to when the worry comes up again.`
+          : `${said} Say plainly what ${us} does about this and what it does not, with facts people can check (numbers, settings, a link), in a short post people can link to when the worry comes up again.`,
       };
     case 'frustration':
       return {

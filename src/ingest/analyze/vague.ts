@@ -15,7 +15,7 @@ export const VAGUE_WORDS: ReadonlySet<string> = new Set([
   ...SENTIMENT_WORDS,
   ...(
     'thing things stuff way time times lot lots bit tad bunch ton tons couple handful one ones something anything everything nothing people person guy guys someone anyone ' +
-    'problem problems issue issues question questions help idea ideas point reason kind sort day days week weeks month year years ' +
+    'problem problems issue issues question questions help idea ideas point reason clue kind sort day days week weeks month year years ' +
     'edit update post thread comment reply sub subreddit op fact case part end work result results ' +
     'good bad great best better worse worst terrible awful horrible nice cool same other new old own first last next few many much more most ' +
     'experience answer option options version rest use worth lack waste trouble money text ' +
