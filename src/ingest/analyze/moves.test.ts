@@ -313,3 +313,9 @@ test('a concern about data gets what is stored and who sees it; any other concer
   assert.doesNotMatch(other, /what is stored/);
   assert.match(other, /facts people can check/);
 });
+
+test('what is slow, by the grammar of "slow": the phrase it modifies or the one it is said of, not what it is slow for', () => {
+  assert.equal(moves("With large models, you'll see very slow prompt processing.").content.title, 'Show how to make prompt processing faster');
+  assert.equal(moves('PCIe/cxl is already too slow for expansion cards.').content.title, 'Show how to make PCIe/cxl faster');
+  assert.equal(moves('My 8GB card is too slow for 14B models.').content.title, 'Show how to make 8 GB card faster');
+});

@@ -132,6 +132,7 @@ function subjectFor(ctx: MoveContext, failing: 'unreliable' | 'subject' | undefi
   if (failing === 'subject') return subjectOf(ctx, 'before');
   if (failing === 'unreliable') return withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!);
   if (ctx.reading.kind === 'cost') return costSubject(ctx);
+  if (ctx.reading.kind === 'speed' && ctx.tokens[ctx.reading.cue]!.pos === 'ADJ') return adjectiveSubject(ctx);
   return subjectOf(ctx);
 }
 
@@ -147,12 +148,20 @@ function subjectFor(ctx: MoveContext, failing: 'unreliable' | 'subject' | undefi
 function costSubject(ctx: MoveContext): string | undefined {
   const cue = ctx.tokens[ctx.reading.cue]!;
   if (cue.lemma === 'afford') return subjectOf(ctx, 'after');
-  if (cue.pos === 'ADJ') {
-    const next = ctx.tokens[ctx.reading.cue + 1];
-    const attributive = next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
-    return attributive ? withoutCue(subjectOf(ctx), cue) : subjectOf(ctx, 'before');
-  }
+  if (cue.pos === 'ADJ') return adjectiveSubject(ctx);
   return withoutCue(subjectOf(ctx), cue);
+}
+
+/**
+ * What an adjective cue ("expensive", "slow") is said of: the phrase it modifies, without it ("very
+ * slow prompt processing" → "prompt processing"), or, as a predicate, the phrase before it ("Gemma
+ * was painfully slow"; "it" leaves none).
+ */
+function adjectiveSubject(ctx: MoveContext): string | undefined {
+  const cue = ctx.tokens[ctx.reading.cue]!;
+  const next = ctx.tokens[ctx.reading.cue + 1];
+  const attributive = next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
+  return attributive ? withoutCue(subjectOf(ctx), cue) : subjectOf(ctx, 'before');
 }
 
 /**
