@@ -319,3 +319,11 @@ test('what is slow, by the grammar of "slow": the phrase it modifies or the one 
   assert.equal(moves('PCIe/cxl is already too slow for expansion cards.').content.title, 'Show how to make PCIe/cxl faster');
   assert.equal(moves('My 8GB card is too slow for 14B models.').content.title, 'Show how to make 8 GB card faster');
 });
+
+test('"I can\'t get X to work" is a task: a how-to about getting X to work; "can\'t get it to work" names none', () => {
+  assert.equal(difficultTask("I can't get 4-bit GPTQ quant to work in vLLM/SGLang, but it's interesting."), 'get 4-bit GPTQ quant to work in vLLM/SGLang');
+  assert.equal(difficultTask("I can't get triton working for example."), 'get triton working');
+  assert.equal(moves("I still can't get tool calling to work in Qwen CLI with 30B, just throws errors.").content.title, 'Publish a how-to: get tool calling to work in Qwen CLI with 30B');
+  assert.equal(difficultTask("I can't get it working with ONNX Runtime either."), undefined);
+  assert.equal(difficultTask("I couldn't get those to work either."), undefined);
+});

@@ -158,10 +158,14 @@ function costSubject(ctx: MoveContext): string | undefined {
  * was painfully slow"; "it" leaves none).
  */
 function adjectiveSubject(ctx: MoveContext): string | undefined {
+  return attributive(ctx) ? withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!) : subjectOf(ctx, 'before');
+}
+
+/** The cue is an adjective before the noun it qualifies ("slow prompt processing", "terrible context handling"). */
+function attributive(ctx: MoveContext): boolean {
   const cue = ctx.tokens[ctx.reading.cue]!;
   const next = ctx.tokens[ctx.reading.cue + 1];
-  const attributive = next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
-  return attributive ? withoutCue(subjectOf(ctx), cue) : subjectOf(ctx, 'before');
+  return cue.pos === 'ADJ' && next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
 }
 
 /**
@@ -565,13 +569,16 @@ const STUCK = [
   "(?:not|n['’]t)\\s+sure\\s+how\\s+to\\s+", // "not sure how to…"
   `(?:have|had|having)\\s+(?:(?:a|such a|some|a little|a bit of)\\s+)?(?:(?:very|really|so|pretty|bit of a|real)\\s+)?(?:(?:hard|difficult|tough|rough)\\s+time|trouble|difficulty|difficulties)\\s+(?:with\\s+)?(?=${GERUND})`, // "had trouble getting…"
   `struggl(?:e|es|ed|ing)\\s+with\\s+(?=${GERUND})`, // "struggling with finding…"
+  // "I can't get 4-bit GPTQ quant to work in vLLM": the task is getting that thing to work; "I
+  // can't get it to work" says no more than the quote, so a pronoun gives no task.
+  "(?:can['’]?t|cannot|can not|couldn['’]?t|could not|(?:am|was|were)(?:n['’]t| not) able to|never managed to)\\s+(?:(?:even|really|seem to|quite|ever)\\s+)*(?=get\\s+(?!(?:it|them|this|that|those|these|mine|one|any of them)\\b)\\S+(?:\\s+\\S+){0,8}?\\s+(?:to\\s+(?:work|run|load|start|compile|build|install|respond)|working|running|loaded|installed)\\b)",
 ];
 const TRYING = new RegExp(`${WRITER}(?:${STUCK.join('|')})${REST}`, 'i');
 const ENDS_ON_PREPOSITION = /\b(?:with|to|for|on|in|at|of|up|out|from|about|by|into)$/i;
 /** "Struggle to see / trust / believe": an opinion the writer holds, not a task they attempt. */
 const JUDGING = /^(?:see|trust|believe|imagine|care|justify|accept|put (?:it|this|that) into words)\b/i;
 /** Words that close the sentence, not the task ("…confirmation of this though."). */
-const TRAILING_ASIDE = /(?:\s+(?:though|tho|anyway|anymore|lol|as well|too|either))*[\s.…]*$/i;
+const TRAILING_ASIDE = /(?:\s+(?:though|tho|anyway|anymore|lol|as well|too|either|for example|at all|for now|yet))*[\s.…]*$/i;
 
 /** A difficulty with a task: a how-to about the task, as a how-to question gets. */
 function taskMove(task: string, said: string, where: string): Move {
