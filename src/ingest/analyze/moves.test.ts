@@ -327,3 +327,11 @@ test('"I can\'t get X to work" is a task: a how-to about getting X to work; "can
   assert.equal(difficultTask("I can't get it working with ONNX Runtime either."), undefined);
   assert.equal(difficultTask("I couldn't get those to work either."), undefined);
 });
+
+test('a negated quality gets the move of what it says: not usable fails, not clear confuses, not worth it is a complaint; not ready is missing', () => {
+  assert.equal(moves('Generating unit tests with Qwen3-Coder-30B is not really usable.').content.title, 'Write the fix for Qwen3-Coder-30B failing');
+  assert.equal(moves('But, they are not reliable enough.').content.title, 'Write the fix for this failure');
+  assert.equal(moves('The docs are not clear about the flags.').content.title, 'Write the plain guide to docs');
+  assert.equal(moves('It is quite often not worth the maintenance headache.').content.title, 'Answer the complaint about maintenance headache');
+  assert.equal(moves('Local models are still not ready for production.').content.title, 'Show the best way to get it today');
+});

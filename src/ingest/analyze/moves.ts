@@ -50,7 +50,8 @@ export function movesFor(given: MoveContext): Moves {
   const precise = given.reading.precise;
   const read = precise ? { ...given, reading: { ...given.reading, kind: precise.kind, cue: precise.cue } } : given;
   const failing = thingFails(read);
-  const ctx = failing ? { ...read, reading: { ...read.reading, kind: 'failure' as const } } : read;
+  const kind = failing ? 'failure' : negatedAdjectiveKind(read);
+  const ctx = kind ? { ...read, reading: { ...read.reading, kind } } : read;
   // A reply names several things ("I tried llama-cpp, langchain and ollama but the function call
   // success rate was disappointing"); the one its thread is about is the one the move should be about.
   const named = namedProducts(ctx);
@@ -180,6 +181,27 @@ function withoutCue(subject: string | undefined, cue: Token): string | undefined
   const rest = (at === words.length - 1 ? words.slice(0, at) : words.slice(at + 1)).join(' ');
   return rest || undefined;
 }
+
+/**
+ * pain.ts reads a negated quality ("not usable", "not clear", "not worth it") as something
+ * missing, which the pain model was trained on, so it stays; but the move answers what the writer
+ * lacks: "Show a way to get it today" fits "not ready for production", not "it's not really usable"
+ * (it fails: a fix), "the docs are not clear" (confusion: a plain guide) or "not worth the
+ * headache" (a judgement: an answer to the complaint).
+ */
+function negatedAdjectiveKind(ctx: MoveContext): PainKind | undefined {
+  if (ctx.reading.kind !== 'missing') return undefined;
+  const cue = ctx.tokens[ctx.reading.cue];
+  return cue?.pos === 'ADJ' ? NEGATED_QUALITY_KINDS.get(cue.lemma) : undefined;
+}
+
+const NEGATED_QUALITY_KINDS: ReadonlyMap<string, PainKind> = new Map([
+  ['usable', 'failure'],
+  ['reliable', 'failure'],
+  ['stable', 'failure'],
+  ['clear', 'difficulty'],
+  ['worth', 'frustration'],
+]);
 
 /** What is unreliable, unstable, flaky or inconsistent is a thing, and it fails. */
 const UNRELIABLE = new Set(['unreliable', 'unstable', 'flaky', 'inconsistent']);
