@@ -63,14 +63,10 @@ function costSubject(ctx: MoveContext): string | undefined {
  * was painfully slow"; "it" leaves none).
  */
 function adjectiveSubject(ctx: MoveContext): string | undefined {
-  return attributive(ctx) ? withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!) : subjectOf(ctx, 'before');
-}
-
-/** The cue is an adjective before the noun it qualifies ("slow prompt processing", "terrible context handling"). */
-function attributive(ctx: MoveContext): boolean {
   const cue = ctx.tokens[ctx.reading.cue]!;
   const next = ctx.tokens[ctx.reading.cue + 1];
-  return cue.pos === 'ADJ' && next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
+  const attributive = next !== undefined && (next.pos === 'NOUN' || next.pos === 'PROPN');
+  return attributive ? withoutCue(subjectOf(ctx), cue) : subjectOf(ctx, 'before');
 }
 
 /**
