@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { difficultTask, movesFor } from './moves.ts';
+import { aboutSubject, difficultTask, movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { readPain } from './pain.ts';
 
@@ -334,4 +334,14 @@ test('a negated quality gets the move of what it says: not usable fails, not cle
   assert.equal(moves('The docs are not clear about the flags.').content.title, 'Write the plain guide to docs');
   assert.equal(moves('It is quite often not worth the maintenance headache.').content.title, 'Answer the complaint about maintenance headache');
   assert.equal(moves('Local models are still not ready for production.').content.title, 'Show the best way to get it today');
+});
+
+test('a move that names nothing can be said about a subject; one that names something, a walkthrough and a missing thing cannot', () => {
+  const about = (sentence: string, subject: string) => aboutSubject(moves(sentence).content, subject)?.title;
+  assert.equal(about('It keeps crashing after a few prompts.', 'LM Studio'), 'Write the fix for LM Studio failing');
+  assert.equal(about('Having issues with it since the update.', 'GPUs'), 'Write the fix for the issues with GPUs');
+  assert.equal(about('It is way too expensive.', 'GPUs'), 'Break down what GPUs really cost');
+  assert.equal(about('It is painfully slow.', 'prompt processing'), 'Show how to make prompt processing faster');
+  assert.equal(about('The new Ollama release keeps crashing.', 'LM Studio'), undefined);
+  assert.equal(about("I'm so confused by all of this.", 'LM Studio'), undefined);
 });

@@ -305,6 +305,29 @@ function contentMove(kind: PainKind, subject: string | undefined, said: string, 
 }
 
 /**
+ * A content move that names nothing ("Write the fix for this failure", 43% of the export's pain
+ * moves) about what its theme names: a brief shows it under a title such as "Problems with LM
+ * Studio", led by a quote that says "LM Studio" (digest/brief.ts), so the move can say it too:
+ * "Write the fix for LM Studio failing". Only the title changes; the text quotes the pain already.
+ * A difficulty keeps its walkthrough (a guide to a bare subject, "Write the plain guide to LM
+ * Studio", was never rated good), and so do the moves whose subject is what is missing or cannot be
+ * found, which a theme's subject is not. Undefined when the move already names something.
+ */
+export function aboutSubject(move: Move, subject: string): Move | undefined {
+  const retitle = SUBJECTLESS.get(move.title);
+  return retitle && { ...move, title: retitle(subject) };
+}
+
+/** The titles a move gets without a subject, and the same move's title with one. */
+const SUBJECTLESS: ReadonlyMap<string, (subject: string) => string> = new Map([
+  ...(['failure', 'speed', 'cost', 'concern', 'frustration'] as const).map((kind): [string, (subject: string) => string] => [
+    contentMove(kind, undefined, '', '', '').title,
+    (subject) => contentMove(kind, subject, '', '', '').title,
+  ]),
+  [issueMove(undefined, '', '', '').title, (subject: string) => issueMove(subject, '', '', '').title],
+]);
+
+/**
  * What the writer is trying and failing to do, when the sentence says it: "I'm struggling to get
  * decent performance from the new GLM-4.5-Air model" → "get decent performance from the new
  * GLM-4.5-Air model"; "I've been having a very difficult time getting them to call tools" →

@@ -164,3 +164,24 @@ test('an offering is proposed where a window quote itself fits it, and that quot
   // No quote of the window close enough: no offer, however well the theme as a whole matches.
   assert.deepEqual(offersOf(() => OFFER_QUOTE_FIT - 0.01), []);
 });
+
+test('a lead whose move names nothing gets one about what its theme names, when its quote says it, written as the quote writes it', () => {
+  const withMove = (quote: string, title: string, body = 'Reply with the likely causes and the fix.') => ({ ...signal(quote, 10), moves: JSON.stringify({ content: { title, body } }) });
+  const moveOf = (t: RankedTheme) => brief([t])[0]!.items[0]!.move;
+  const studio = withMove("These models aren't loading on my LM Studio with this error", 'Write the fix for this failure');
+  assert.deepEqual(moveOf(theme('Problems with LM Studio', [studio])), { title: 'Write the fix for LM Studio failing', body: 'Reply with the likely causes and the fix.' });
+  const template = withMove('the chat template keeps breaking the output', 'Write the fix for this issue');
+  assert.equal(moveOf(theme('Chat template failures', [template])).title, 'Write the fix for chat template issues');
+  const slow = withMove('Ollama takes forever on my laptop', 'Show how to make it faster');
+  assert.equal(moveOf(theme('Ollama crashes', [slow])).title, 'Show how to make Ollama faster');
+  // The quote does not say the subject (only its thread might): the move stays as it was.
+  const elsewhere = withMove('It crashed twice today', 'Write the fix for this failure');
+  assert.equal(moveOf(theme('Problems with LM Studio', [{ ...elsewhere, postTitle: 'LM Studio 0.3 is out' }])).title, 'Write the fix for this failure');
+  // A title that names only the problem, a move that names something, and a difficulty keep their moves.
+  const loop = withMove('stuck in an endless hallucination loop again', 'Write the fix for this failure');
+  assert.equal(moveOf(theme('Endless hallucination loop', [loop])).title, 'Write the fix for this failure');
+  const named = withMove('LM Studio fails to load GGUF files', 'Write the fix for GGUF files failing');
+  assert.equal(moveOf(theme('Problems with LM Studio', [named])).title, 'Write the fix for GGUF files failing');
+  const hard = withMove('I find LM Studio hard to set up', 'Write the plain walkthrough for it');
+  assert.equal(moveOf(theme('Problems with LM Studio', [hard])).title, 'Write the plain walkthrough for it');
+});

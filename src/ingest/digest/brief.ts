@@ -16,7 +16,7 @@
 import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
-import { placeOf } from '../analyze/moves.ts';
+import { aboutSubject, placeOf } from '../analyze/moves.ts';
 import { clip, productKey } from '../analyze/text.ts';
 import { exampleClause, titleNames, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
@@ -140,9 +140,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     );
   }
 
-  const contentItems = content.map(({ ranked, lead }) => {
-    return item(ranked, lead, 'pain', movesOf(lead)?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary });
-  });
+  const contentItems = content.map(({ ranked, lead }) => item(ranked, lead, 'pain', themeMove(ranked, lead)));
   for (const pain of input.loose ?? []) {
     if (contentItems.length >= CONTENT_ITEMS) break;
     if (quoted.has(pain.quote)) continue;
@@ -222,6 +220,36 @@ function namedTerms(ranked: RankedTheme): Set<string> {
 /** Whether a signal's quote or its thread's title says one of `named`. */
 function mentions(signal: WindowSignal, named: ReadonlySet<string>): boolean {
   return terms(signal.quote).some((t) => named.has(t)) || terms(signal.postTitle).some((t) => named.has(t));
+}
+
+/**
+ * A theme item's move: its lead's content move, which names what the theme's title names when it
+ * names nothing itself (moves.ts `aboutSubject`) and the lead's quote says every word of it. A title
+ * that names only its problem ("Endless hallucination loop") gives no subject, and one the quote
+ * does not say may not be what the quote's writer struggles with (a quote from a thread about it
+ * may be about something else).
+ */
+function themeMove(ranked: RankedTheme, lead: WindowSignal): Move {
+  const move = movesOf(lead)?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary };
+  const subject = titleNames(ranked.theme.title);
+  if (subject === ranked.theme.title) return move;
+  const said = new Set(terms(lead.quote));
+  if (!terms(subject).every((t) => said.has(t))) return move;
+  return aboutSubject(move, asWritten(subject, ranked.theme.title, lead.quote)) ?? move;
+}
+
+/**
+ * A title's first letter is a capital whatever it opens with ("Chat template failures"); inside a
+ * move the subject's first word is written as the lead writes it: "chat template", but "Ollama".
+ */
+function asWritten(subject: string, title: string, quote: string): string {
+  if (!title.startsWith(subject)) return subject;
+  const first = /^\p{Lu}\p{Ll}*(?=\s|$)/u.exec(subject)?.[0];
+  if (!first) return subject;
+  const lower = first.toLowerCase();
+  const written = new RegExp(`(?<![\\p{L}\\p{N}])(?:${first}|${lower})(?![\\p{L}\\p{N}])`, 'gu');
+  const forms = [...quote.matchAll(written)].map((m) => m[0]);
+  return forms.length > 0 && forms.every((f) => f === lower) ? `${lower}${subject.slice(first.length)}` : subject;
 }
 
 function movesOf(signal: WindowSignal): Record<string, Move> | null {
