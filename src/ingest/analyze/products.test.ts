@@ -85,6 +85,16 @@ describe('product names', () => {
     }
   });
 
+  test('a benchmark is no product: a name with a "bench" part, or one a score is reported on, next to it', () => {
+    assert.deepEqual(find('Kimi K2 is also first place in EQ-Bench, btw.', []), []);
+    assert.deepEqual(find('Performance of the new coder on SWE-bench Verified!', []), []);
+    assert.deepEqual(find('32B scored 81.2% on Aider Polyglot...', []), []);
+    assert.deepEqual(find('For instance, in GPQA Diamond, the lite model achieves 53.79%.', []), []);
+    // A score said elsewhere in the sentence, or a bare percentage, is not about the name.
+    assert.deepEqual(find('Qwen3 scores 70 on HumanEval and runs fine in Msty', []), ['Msty']);
+    assert.deepEqual(find('I get 90% GPU use on Msty with the new build', []), ['Msty']);
+  });
+
   test('one product per spelling family; an untracked versioned name is a release, not a product', () => {
     for (const name of ['Qwen', 'Qwen3', 'Qwen3-32B', 'qwen-3']) assert.equal(familyKey(name), 'qwen', name);
     assert.equal(familyKey('Claude 3.5 Sonnet'), 'claude');

@@ -360,7 +360,7 @@ export function productMatcher(tracked: readonly TrackedProduct[], own: string, 
         // A capital that opens a sentence or sits in a headline says nothing: then only the shape can.
         if ((from === 0 || headline || tokens[from - 1]?.text === ':') && !shapeSays) continue;
         if (isAcronym(first.text) && to - from === 1 && (first.text.replace(/s$/, '').length <= 3 || context !== 'strong')) continue;
-        if (actsAsMaker(tokens, to) || genericPhrase(tokens, from, to, organization) || !plausible(name)) continue;
+        if (actsAsMaker(tokens, to) || benchmark(tokens, from, to, name) || genericPhrase(tokens, from, to, organization) || !plausible(name)) continue;
         add(name, false);
         lastAccepted = to;
       }
@@ -473,6 +473,26 @@ function actsAsMaker(tokens: readonly Token[], to: number): boolean {
   const verb = next.pos === 'AUX' ? tokens[to + 1] : next;
   return verb !== undefined && verb.pos === 'VERB' && MAKER_VERBS.has(verb.lemma);
 }
+
+/**
+ * A benchmark, not a product: a name with a "bench" part ("SWE-Bench", "LiveCodeBench", "SWE-bench
+ * Verified"), or one a score is reported on or in ("scored 81.2% on Aider Polyglot", "in GPQA
+ * Diamond, … achieves 53.79%"); a bare percentage is not a score ("90% GPU use on …"). r/LocalLLaMA names benchmarks in the places it names tools ("on",
+ * "in"), and a founder reading competitors.list found six of them among its top 120 entries.
+ */
+function benchmark(tokens: readonly Token[], from: number, to: number, name: string): boolean {
+  if (/bench(?![a-z])/i.test(name)) return true;
+  const before = tokens[from - 1]?.lower;
+  if (before !== 'on' && before !== 'in') return false;
+  // The score is said next to the name: "scores 70 on HumanEval and runs fine in Msty" still names Msty.
+  const near = [...tokens.slice(Math.max(0, from - SCORE_REACH), from), ...tokens.slice(to, to + SCORE_REACH)];
+  return near.some((t) => SCORE_WORDS.has(t.lemma) || SCORE_WORDS.has(t.lower));
+}
+
+/** How many tokens from a name a score word may stand and still be about it. */
+const SCORE_REACH = 5;
+
+const SCORE_WORDS = new Set(['score', 'scored', 'scores', 'scoring', 'achieve', 'achieves', 'achieved', 'benchmark', 'benchmarks', 'leaderboard', 'elo']);
 
 /** Words this frequent in English are ordinary words, whatever their capital. */
 const COMMON_RANK = 30_000;
