@@ -99,7 +99,7 @@ export interface DigestBatch {
   assigned?: Map<string, string>;
   /** Name families whose counts this batch changed, with their new totals. */
   nameSizes?: NameSizesTable[];
-  /** Products found to be model families: their mentions, and their themes left empty, go. */
+  /** Products found to be model families or hardware: their mentions, and their themes left empty, go. */
   notProducts?: string[];
 }
 
@@ -130,7 +130,7 @@ export async function writeDigestBatch(db: Db, projectId: string, batch: DigestB
 /**
  * Every mention of these products (competitor keys), with their search documents, and the
  * competitor themes that held only them. A signal is what the analyzer read in one sentence; a
- * name the project's threads later show to be a model family was never a product, and leaving its
+ * name the project's threads later show to be a model family or hardware was never a product, and leaving its
  * early mentions would keep it in competitors.list for good.
  */
 async function dropMentions(db: Db, projectId: string, keys: readonly string[]): Promise<void> {

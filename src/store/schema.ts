@@ -144,6 +144,8 @@ export interface NameSizesTable {
   project_id: string;
   family: string;
   sized: number;
+  /** Passages writing the family before a hardware noun (migration 009). */
+  hardware: number;
   mentions: number;
 }
 

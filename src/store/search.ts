@@ -106,7 +106,7 @@ export async function dropThemeDocs(db: AnyDb, projectId: string, themeIds: stri
   await replace(db, projectId, themeIds.map((id) => sourceOf('theme', id)), []);
 }
 
-/** Signals deleted (a name found to be a model family, not a product): so are their documents. */
+/** Signals deleted (a name found to be a model family or hardware, not a product): so are their documents. */
 export async function dropSignalDocs(db: AnyDb, projectId: string, signalIds: string[]): Promise<void> {
   await replace(db, projectId, signalIds.map((id) => sourceOf('signal', id)), []);
 }

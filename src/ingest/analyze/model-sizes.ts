@@ -60,11 +60,20 @@ export interface SizeEvidence {
   mentions: number;
 }
 
-/** A family written with a size at least this often, and ... */
-const MIN_SIZED = 2;
-/** ... in at least this share of its sized and product mentions together, is a model family. */
+/** A family written as something no product is at least this often, and ... */
+const MIN_WRITTEN = 2;
+/** ... in at least this share of those passages and its product mentions together, is that thing. */
 const MIN_SHARE = 0.1;
 
+/**
+ * Whether a family written `written` times as something no product is (a model with its size;
+ * hardware before the name of a part, hardware-names.ts) is that thing, against the `mentions` in
+ * which it was taken for a product.
+ */
+export function writtenAs(written: number, mentions: number): boolean {
+  return written >= MIN_WRITTEN && written >= MIN_SHARE * (written + mentions);
+}
+
 export function isModelFamily(e: SizeEvidence): boolean {
-  return e.sized >= MIN_SIZED && e.sized >= MIN_SHARE * (e.sized + e.mentions);
+  return writtenAs(e.sized, e.mentions);
 }

@@ -15,14 +15,14 @@ describe('name sizes', () => {
     const sizes = new NameSizes('prj', []);
     sizes.weighPassages([thread('t1', 'QwQ-32B is out', [comment('c1', 'I run QwQ 32B at Q4', [comment('c2', 'qwq:32b here')])])], new Map());
     sizes.weighMentions(['QwQ', 'QwQ', 'Ollama']);
-    assert.equal(sizes.namesModel('QwQ'), true);
-    assert.equal(sizes.namesModel('Ollama'), false);
+    assert.equal(sizes.notAProduct('QwQ'), true);
+    assert.equal(sizes.notAProduct('Ollama'), false);
     const first = sizes.settle();
-    assert.deepEqual([...first.models], ['qwq']);
-    assert.deepEqual(first.rows.find((r) => r.family === 'qwq'), { project_id: 'prj', family: 'qwq', sized: 3, mentions: 2 });
+    assert.deepEqual([...first.notProducts], ['qwq']);
+    assert.deepEqual(first.rows.find((r) => r.family === 'qwq'), { project_id: 'prj', family: 'qwq', sized: 3, hardware: 0, mentions: 2 });
     // Already a model family: the next batch turns nothing.
     sizes.weighMentions(['QwQ']);
-    assert.deepEqual([...sizes.settle().models], []);
+    assert.deepEqual([...sizes.settle().notProducts], []);
   });
 
   test('what the project holds already is not counted again', () => {
@@ -35,17 +35,28 @@ describe('name sizes', () => {
 
   test('the stored counts carry over: a run judges with what the project read before', () => {
     const sizes = new NameSizes('prj', []);
-    sizes.seed([{ project_id: 'prj', family: 'qwq', sized: 5, mentions: 10 }]);
-    assert.equal(sizes.namesModel('QwQ'), true);
+    sizes.seed([{ project_id: 'prj', family: 'qwq', sized: 5, hardware: 0, mentions: 10 }]);
+    assert.equal(sizes.notAProduct('QwQ'), true);
     sizes.weighMentions(Array(40).fill('QwQ'));
-    assert.equal(sizes.namesModel('QwQ'), false, 'a name mentioned as a product far more often than with a size is a product');
+    assert.equal(sizes.notAProduct('QwQ'), false, 'a name mentioned as a product far more often than with a size is a product');
   });
 
   test('tracked competitors and names the labels call products are never model families', () => {
     const sizes = new NameSizes('prj', ['Acme']);
     sizes.weighPassages([thread('t1', 'Acme 7B and Docker 2B and Acme 13B and Docker 70B')], new Map());
-    assert.equal(sizes.namesModel('Acme'), false);
-    assert.equal(sizes.namesModel('Docker'), false);
-    assert.deepEqual([...sizes.settle().models], []);
+    assert.equal(sizes.notAProduct('Acme'), false);
+    assert.equal(sizes.notAProduct('Docker'), false);
+    assert.deepEqual([...sizes.settle().notProducts], []);
+  });
+
+  test('a name its threads write before a hardware noun is hardware, no product; a product written so now and then stays one', () => {
+    const sizes = new NameSizes('prj', []);
+    sizes.weighPassages([thread('t1', 'Got an Oculink card for the eGPU', [comment('c1', 'Oculink cards are cheap'), comment('c2', 'I use the Acme GPU offload')])], new Map());
+    sizes.weighMentions(['Oculink', 'Oculink', 'Acme', 'Acme']);
+    assert.equal(sizes.notAProduct('Oculink'), true);
+    assert.equal(sizes.notAProduct('Acme'), false, 'written before a part once');
+    const settled = sizes.settle();
+    assert.deepEqual([...settled.notProducts], ['oculink']);
+    assert.deepEqual(settled.rows.find((r) => r.family === 'oculink'), { project_id: 'prj', family: 'oculink', sized: 0, hardware: 2, mentions: 2 });
   });
 });

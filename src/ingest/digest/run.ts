@@ -462,10 +462,10 @@ class RunWork {
     const known = await existingSignalIds(this.store.db, found.map((r) => r.id));
     this.sizes.weighMentions(found.flatMap((r) => (r.kind === 'competitor' && !known.has(r.id) ? [r.competitor!] : [])));
     // Judged after this batch's own counts: a release thread writes "QwQ-32B" next to its first "QwQ".
-    const rows = found.filter((r) => r.kind !== 'competitor' || !this.sizes.namesModel(r.competitor!));
+    const rows = found.filter((r) => r.kind !== 'competitor' || !this.sizes.notAProduct(r.competitor!));
     for (const r of rows) this.count(r);
-    const { rows: nameSizes, models } = this.sizes.settle();
-    const notProducts = this.keysOfFamilies(models);
+    const { rows: nameSizes, notProducts: families } = this.sizes.settle();
+    const notProducts = this.keysOfFamilies(families);
     for (const key of notProducts) this.forgetProduct(key);
     const fresh = rows.filter((r) => !known.has(r.id));
     const threadsById = new Map(batch.map(({ thread }) => [thread.id, thread]));
@@ -610,7 +610,7 @@ class RunWork {
     return [...new Set([...this.spellings.values()].filter((name) => families.has(familyKey(name))).map(competitorKey))];
   }
 
-  /** A product found to be a model family: its mentions and its theme (dropped by the store in this batch) leave the run's counts. */
+  /** A product found to be a model family or hardware: its mentions and its theme (dropped by the store in this batch) leave the run's counts. */
   private forgetProduct(key: string): void {
     const found = this.mentionsFound.get(key) ?? 0;
     this.signalsFound -= found;

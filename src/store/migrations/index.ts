@@ -7,6 +7,7 @@ import * as memoryBuilds from './005_memory_builds.ts';
 import * as liveSources from './006_live_sources.ts';
 import * as search from './007_search.ts';
 import * as nameSizes from './008_name_sizes.ts';
+import * as nameHardware from './009_name_hardware.ts';
 
 /** Applied in name order; a new migration is a new file and one line here. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '006_live_sources': liveSources,
   '007_search': search,
   '008_name_sizes': nameSizes,
+  '009_name_hardware': nameHardware,
 };

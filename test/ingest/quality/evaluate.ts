@@ -156,20 +156,21 @@ export function evaluate(labels: PostResult['label'][] = loadLabels(), memory = 
     const painHit = label.pain && predictedQuotes.some((p) => label.quotes.some((q) => overlaps(post, p, q)));
     results.push({ label, post, predictedQuotes, predictedProducts, predictedNames: names, painHit });
   }
-  return score(withoutModels(results, memory), memory, labelledProducts(loadLabels()));
+  return score(withoutNonProducts(results, memory), memory, labelledProducts(loadLabels()));
 }
 
 /**
  * What competitors.list would show: names the scored posts write as model families ("QwQ-32B")
- * leave, as a run over those posts would drop them (ingest/digest/name-sizes.ts). The posts are
+ * or as hardware ("Oculink card") leave, as a run over those posts would drop them
+ * (ingest/digest/name-sizes.ts). The posts are
  * read without their comments, so the counts are too.
  */
-function withoutModels(results: PostResult[], memory: AnalyzerMemory): PostResult[] {
+function withoutNonProducts(results: PostResult[], memory: AnalyzerMemory): PostResult[] {
   const sizes = new NameSizes('evaluation', memory.competitors.map((c) => c.name));
   sizes.weighPassages(results.map((r) => ({ ...r.post, comments: [] })), new Map());
   sizes.weighMentions(results.flatMap((r) => r.predictedNames));
   return results.map((r) => {
-    const predictedNames = r.predictedNames.filter((name) => !sizes.namesModel(name));
+    const predictedNames = r.predictedNames.filter((name) => !sizes.notAProduct(name));
     return { ...r, predictedNames, predictedProducts: [...new Set(predictedNames.map(familyKey))] };
   });
 }
