@@ -185,3 +185,14 @@ test('a lead whose move names nothing gets one about what its theme names, when 
   const hard = withMove('I find LM Studio hard to set up', 'Write the plain walkthrough for it');
   assert.equal(moveOf(theme('Problems with LM Studio', [hard])).title, 'Write the plain walkthrough for it');
 });
+
+test('a quote that speaks to someone leads only when no other can; a thank-you or a quoted remark does not count', () => {
+  const advice = signal("You'll see very slow prompt processing with large models on that card.", 20);
+  const own = signal('Processing is painfully slow on my Mac.', 5);
+  assert.equal(brief([theme('Slow prompt processing', [advice, own])])[0]!.items[0]!.surfaced.quote?.text, own.quote, 'says fewer of the title’s words, and still leads');
+  assert.equal(brief([theme('Slow prompt processing', [advice])])[0]!.items[0]!.surfaced.quote?.text, advice.quote, 'the only quote still leads');
+  const thanked = signal('Thank you, but prompt processing is still painfully slow on my Mac.', 20);
+  const quoted = signal('Everyone says "you just need more RAM", yet prompt processing stays slow for me.', 10);
+  assert.equal(brief([theme('Slow prompt processing', [thanked, own])])[0]!.items[0]!.surfaced.quote?.text, thanked.quote);
+  assert.equal(brief([theme('Slow prompt processing', [quoted, own])])[0]!.items[0]!.surfaced.quote?.text, quoted.quote);
+});

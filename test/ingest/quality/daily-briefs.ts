@@ -165,4 +165,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['240 threads (aab3879)', 'old'],
     ['445 threads', 'new'],
   ]);
+
+  // A quote that speaks to someone ("you…") leads only when no other can (brief.ts leadOf): the
+  // items that changed over 2025-07-17 to 07-30 and the demo's briefs, before and after, mixed.
+  printRatedTogether('second-person-2026-11-27/', 'Quotes that speak to someone lead last, the items that changed', 23, [
+    ['before (0e6dd9c)', 'old'],
+    ['after', 'new'],
+  ]);
 }
