@@ -345,3 +345,11 @@ test('a move that names nothing can be said about a subject; one that names some
   assert.equal(about('The new Ollama release keeps crashing.', 'LM Studio'), undefined);
   assert.equal(about("I'm so confused by all of this.", 'LM Studio'), undefined);
 });
+
+test('a task too long for a title is cut where a new clause starts, else before its last preposition that fits, never mid-phrase', () => {
+  assert.equal(difficultTask("Recently I've been struggling with finding a MCP server so i can give it a YouTube video then it gives me its transcript."), 'finding a MCP server');
+  assert.equal(difficultTask("I've been struggling to figure out what is causing the degradation as the token count increases with GLM 4.5 / GLM 4.5 Air."), 'figure out what is causing the degradation');
+  assert.equal(difficultTask("I'm struggling with getting it to properly output unified diff format for automated code updates to existing files in large repositories."), 'getting it to properly output unified diff format for automated code updates');
+  // Short enough: as written.
+  assert.equal(difficultTask('I had some trouble getting the reranker to load while the server was busy.'), 'getting the reranker to load while the server was busy');
+});

@@ -17,7 +17,7 @@ import type { PainKind, PainReading } from './pain.ts';
 import { namedProducts, subjectBefore, subjectFor, subjectOf, threadNamed, threadWords, type ThingFailing } from './move-subject.ts';
 import type { Token } from './nlp.ts';
 import { bareProblem } from './pain.ts';
-import { clip, shorten } from './text.ts';
+import { clip } from './text.ts';
 
 export interface MoveContext {
   tokens: readonly Token[];
@@ -342,7 +342,7 @@ export function difficultTask(sentence: string): string | undefined {
   const task = m?.[1]?.split(/\s*(?:,|;|:|\s[-–—]\s|\bbut\b|\bbecause\b|\bso that\b|\bwhich\b|\bdue to\b|\band (?:could|would|can|will|i|it|then|now|so|also|am|was|have|had|need|want|don['’]?t|didn['’]?t|can['’]?t)\b)\s*/i)[0]?.trim();
   const trimmed = task?.replace(TRAILING_ASIDE, '').trim();
   if (!trimmed || trimmed.split(/\s+/).length < 2 || ENDS_ON_PREPOSITION.test(trimmed) || JUDGING.test(trimmed)) return undefined;
-  return shorten(trimmed.replace(/\s+/g, ' '), 80);
+  return titleTask(trimmed);
 }
 
 /** The rest of the sentence after a task starts: up to a sentence's end ("GLM-4.5-Air" keeps its dots). */
@@ -382,7 +382,31 @@ export function taskOf(question: string): string | undefined {
   const m = /\bhow (?:do|can|should|would|could) (?:i|we|you|one) (.+?)[?.!]*$|\bhow to (.+?)[?.!]*$|\bbest way to (.+?)[?.!]*$|\bis there (?:a|any) way to (.+?)[?.!]*$/i.exec(question.trim());
   const task = (m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4])?.trim();
   if (!task || task.length < 6) return undefined;
-  return shorten(task.replace(/\s+/g, ' '), 80);
+  return titleTask(task);
+}
+
+/** How long a task may be in a move's title. */
+const MAX_TASK = 80;
+/** Where a new clause starts inside a task: "finding a MCP server so i can give it…". */
+const NEW_CLAUSE = /\s(?:so|then|while|as|where|when|whereas|since|until|after|before|if|because)\s/i;
+const PREPOSITION_GAP = /\s(?:for|on|in|to|into|with|from|at|by|about|of)\s/gi;
+
+/**
+ * A task short enough for a title: as written, or, when longer, cut where a new clause starts
+ * ("finding a MCP server so i can give it a YouTube video then it gives me its transcript" →
+ * "finding a MCP server"), else before the last preposition that fits ("find any prompt processing
+ * performance for the MI50 on ~8b and ~14b class models" → "…for the MI50"). Cut at a word that
+ * happened to fit, titles read as typos: "…then it gives me its", "…for automated code updates
+ * to". Undefined when no cut leaves a task.
+ */
+function titleTask(task: string): string | undefined {
+  const text = task.replace(/\s+/g, ' ');
+  if (text.length <= MAX_TASK) return text;
+  const clause = NEW_CLAUSE.exec(text);
+  const gaps = [...text.matchAll(PREPOSITION_GAP)].filter((m) => m.index <= MAX_TASK);
+  const at = clause && clause.index <= MAX_TASK ? clause.index : gaps[gaps.length - 1]?.index;
+  const cut = at === undefined ? undefined : text.slice(0, at).replace(/[\s,;:]+$/, '');
+  return cut && cut.split(' ').length >= 2 && !ENDS_ON_PREPOSITION.test(cut) ? cut : undefined;
 }
 
 /** "LocalLLaMA" → "r/LocalLLaMA"; other sources name their community themselves ("hn"). */
