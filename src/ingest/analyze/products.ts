@@ -477,8 +477,9 @@ function actsAsMaker(tokens: readonly Token[], to: number): boolean {
 /**
  * A benchmark, not a product: a name with a "bench" part ("SWE-Bench", "LiveCodeBench", "SWE-bench
  * Verified"), or one a score is reported on or in ("scored 81.2% on Aider Polyglot", "in GPQA
- * Diamond, … achieves 53.79%"); a bare percentage is not a score ("90% GPU use on …"). r/LocalLLaMA names benchmarks in the places it names tools ("on",
- * "in"), and a founder reading competitors.list found six of them among its top 120 entries.
+ * Diamond, … achieves 53.79%"); a bare percentage is not a score ("90% GPU use on …").
+ * r/LocalLLaMA names benchmarks in the places it names tools ("on", "in"): the export's
+ * competitors.list held six among its top 120 entries, all labelled no product.
  */
 function benchmark(tokens: readonly Token[], from: number, to: number, name: string): boolean {
   if (/bench(?![a-z])/i.test(name)) return true;

@@ -10,7 +10,8 @@
  * positioning the project against it. Each item quotes its
  * source and lists the threads behind it. A window with fewer themes than content items is
  * filled with its best-received pains still waiting in the unthemed pool, said to be single
- * reports. Moves come from the pain itself (analyze/moves.ts), so each fits its pain. Pure: the
+ * reports. Moves come from the pain itself (analyze/moves.ts), so each fits its pain; one that
+ * names nothing names what its theme's title names, when the quote says it (`themeMove`). Pure: the
  * pipeline hands in what the store ranked.
  */
 import type { SignalItem } from '../../domain/resources.ts';
