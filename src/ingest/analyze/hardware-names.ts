@@ -2,26 +2,30 @@
  * Hardware told apart from products by how a community writes it (DESIGN §8.2 counts software
  * products; the labels' GUIDE leaves hardware out).
  *
- * "Switched to Oculink" and "running it on Blackwell" read like "switched to Ollama" to the
- * sentence rules, and r/LocalLLaMA talks about hardware as much as about software: the export's
+ * "Switched to Epyc" and "running it on Blackwell" read like "switched to Ollama" to the sentence
+ * rules, and r/LocalLLaMA talks about hardware as much as about software: the export's
  * competitors.list had NVLink, Epyc, Threadripper, Oculink, NVMe, Blackwell and Thunderbolt among
  * its top 120 entries, all labelled no product. What gives hardware away is the noun people put
- * after it: "an Oculink card", "NVLink bridges", "Blackwell GPUs", "Huawei chips"; nobody writes
- * "an Ollama card". Like a model's size (model-sizes.ts), a run counts, per name family, the
- * passages that write it so, and a family written so often enough against how often it was taken
- * for a product is hardware (digest/name-sizes.ts keeps the counts across runs).
+ * after it: "an Epyc CPU", "Blackwell GPUs", "Huawei chips", "NVMe drives"; nobody writes "an
+ * Ollama CPU". Like a model's size (model-sizes.ts), a run counts, per name family, the passages
+ * that write it so, and a family written so often enough against how often it was taken for a
+ * product is hardware (digest/name-sizes.ts keeps the counts across runs).
  *
- * The nouns are the parts and kinds of machines. "server", "build" and "machine" are not among them:
- * software has servers and builds too ("Lemonade server", "Cursor servers", "CUDA build"). Written
- * in lower case, or as the capital acronym: "Google Drive" is a product's name, not a drive.
+ * The nouns name only parts and kinds of machines, in any community. Left out: what software has
+ * too ("Lemonade server", "Cursor servers", "CUDA build", "LoRA adapters", "MCP bridge", a game's
+ * "Switch port") and what other communities use for software ("Anki cards", "Trello boards"):
+ * "an Oculink card" and "NVLink bridges" would have told two more r/LocalLLaMA names apart, at the
+ * price of Anki or Trello wherever people study or plan (docs/quality.md, "Hardware by the part
+ * written after it"). Written in lower case, or as the capital acronym: "Google Drive" is a
+ * product's name, not a drive.
  */
 import { writtenAs } from './model-sizes.ts';
 import { familyKey } from './products.ts';
 
-const HARDWARE_NOUN = String.raw`(?:[CGAN]PUs?|SSDs?|PSUs?|cards?|chips?|ports?|bridges?|cables?|docks?|enclosures?|drives?|motherboards?|mobos?|boards?|laptops?|phones?|sockets?|slots?|lanes|cores?|rigs?|workstations?|processors?|desktops?|adapters?|risers?)`;
-/** A word a name can be made of: capitalised ("Oculink"), with an inner capital ("NVLink", "iPhone") or a digit ("M4"). */
+const HARDWARE_NOUN = String.raw`(?:[CGAN]PUs?|SSDs?|PSUs?|chips?|cables?|enclosures?|drives?|motherboards?|mobos?|laptops?|phones?|sockets?|slots?|lanes|cores?|rigs?|workstations?|processors?|desktops?|risers?)`;
+/** A word a name can be made of: capitalised ("Epyc"), with an inner capital ("NVLink", "iPhone") or a digit ("M4"). */
 const NAME_WORD = String.raw`(?:[A-Z][\w.+]*|[a-z]+[A-Z][\w.+]*|[A-Za-z]+\d[\w.+]*)`;
-/** Up to three name words, then a hardware noun: "Oculink card", "A Blackwell GPU", "Threadripper Pro workstation". */
+/** Up to three name words, then a hardware noun: "Epyc CPU", "A Blackwell GPU", "Threadripper Pro workstation". */
 const BEFORE_NOUN = new RegExp(String.raw`(?<![\w.+])(${NAME_WORD}(?:[\s\-_]+${NAME_WORD}){0,2})[\s\-_]+${HARDWARE_NOUN}(?![\w])`, 'g');
 /** The cheap test first. */
 const HAS_NOUN = new RegExp(String.raw`[\s\-_]${HARDWARE_NOUN}(?![\w])`);

@@ -51,12 +51,12 @@ describe('name sizes', () => {
 
   test('a name its threads write before a hardware noun is hardware, no product; a product written so now and then stays one', () => {
     const sizes = new NameSizes('prj', []);
-    sizes.weighPassages([thread('t1', 'Got an Oculink card for the eGPU', [comment('c1', 'Oculink cards are cheap'), comment('c2', 'I use the Acme GPU offload')])], new Map());
-    sizes.weighMentions(['Oculink', 'Oculink', 'Acme', 'Acme']);
-    assert.equal(sizes.notAProduct('Oculink'), true);
+    sizes.weighPassages([thread('t1', 'Got an Epyc CPU for the rig', [comment('c1', 'Epyc CPUs are cheap now'), comment('c2', 'I use the Acme GPU offload')])], new Map());
+    sizes.weighMentions(['Epyc', 'Epyc', 'Acme', 'Acme']);
+    assert.equal(sizes.notAProduct('Epyc'), true);
     assert.equal(sizes.notAProduct('Acme'), false, 'written before a part once');
     const settled = sizes.settle();
-    assert.deepEqual([...settled.notProducts], ['oculink']);
-    assert.deepEqual(settled.rows.find((r) => r.family === 'oculink'), { project_id: 'prj', family: 'oculink', sized: 0, hardware: 2, mentions: 2 });
+    assert.deepEqual([...settled.notProducts], ['epyc']);
+    assert.deepEqual(settled.rows.find((r) => r.family === 'epyc'), { project_id: 'prj', family: 'epyc', sized: 0, hardware: 2, mentions: 2 });
   });
 });

@@ -1,8 +1,8 @@
 /**
  * A project's running count of how its threads write each name family, so a run can tell an open
  * model family (analyze/model-sizes.ts: "QwQ-32B") or a piece of hardware (analyze/hardware-names.ts:
- * "an Oculink card") that the sentence rules took for a product ("switched to QwQ", "switched to
- * Oculink") from a product. The counts are stored (store `name_sizes`) and grow with every run, so
+ * "an Epyc CPU") that the sentence rules took for a product ("switched to QwQ", "switched to
+ * Epyc") from a product. The counts are stored (store `name_sizes`) and grow with every run, so
  * a daily run's few threads are judged with everything the project has read before.
  *
  * Names the project tracks, and names the labels call products (analyze/data/product-names.json),
@@ -16,7 +16,7 @@ import type { NameSizesTable } from '../../store/schema.ts';
 
 /** How a project's threads write a family: with a size, before a part's name, and as a product. */
 type NameEvidence = SizeEvidence & {
-  /** Passages writing the family right before a hardware noun ("Oculink card"). */
+  /** Passages writing the family right before a hardware noun ("Epyc CPU"). */
   hardware: number;
 };
 
@@ -60,7 +60,7 @@ export class NameSizes {
     for (const name of products) this.bump(familyKey(name), 'mentions');
   }
 
-  /** A product name whose family the project's threads write as a model ("QwQ-32B") or as hardware ("Oculink card"). */
+  /** A product name whose family the project's threads write as a model ("QwQ-32B") or as hardware ("Epyc CPU"). */
   notAProduct(product: string): boolean {
     return this.isNotProduct(familyKey(product));
   }

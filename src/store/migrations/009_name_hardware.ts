@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * How many passages write each name family right before a hardware noun ("Oculink card",
+ * How many passages write each name family right before a hardware noun ("Epyc CPU",
  * ingest/analyze/hardware-names.ts), beside the passages that write it with a size: hardware, like
  * an open model family, is no product. Families counted before this migration start at 0 and
  * count from the next run on.

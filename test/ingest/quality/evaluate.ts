@@ -161,7 +161,7 @@ export function evaluate(labels: PostResult['label'][] = loadLabels(), memory = 
 
 /**
  * What competitors.list would show: names the scored posts write as model families ("QwQ-32B")
- * or as hardware ("Oculink card") leave, as a run over those posts would drop them
+ * or as hardware ("Epyc CPU") leave, as a run over those posts would drop them
  * (ingest/digest/name-sizes.ts). The posts are
  * read without their comments, so the counts are too.
  */
