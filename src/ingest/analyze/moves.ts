@@ -363,7 +363,10 @@ const STUCK = [
   "(?:can['’]?t|cannot|can not|couldn['’]?t|could not|(?:am|was|were)(?:n['’]t| not) able to|never managed to)\\s+(?:(?:even|really|seem to|quite|ever)\\s+)*(?=get\\s+(?!(?:it|them|this|that|those|these|mine|one|any of them)\\b)\\S+(?:\\s+\\S+){0,8}?\\s+(?:to\\s+(?:work|run|load|start|compile|build|install|respond)|working|running|loaded|installed)\\b)",
 ];
 const TRYING = new RegExp(`${WRITER}(?:${STUCK.join('|')})${REST}`, 'i');
-const ENDS_ON_PREPOSITION = /\b(?:with|to|for|on|in|at|of|up|out|from|about|by|into)$/i;
+/** The prepositions a task may not end on, and before which a task too long for a title is cut. */
+const PREPOSITIONS = ['with', 'to', 'for', 'on', 'in', 'at', 'of', 'from', 'about', 'by', 'into'];
+/** A task ending on a preposition, or on the particle of "set up", "figure out", stops mid-phrase. */
+const ENDS_ON_PREPOSITION = new RegExp(`\\b(?:${[...PREPOSITIONS, 'up', 'out'].join('|')})$`, 'i');
 /** "Struggle to see / trust / believe": an opinion the writer holds, not a task they attempt. */
 const JUDGING = /^(?:see|trust|believe|imagine|care|justify|accept|put (?:it|this|that) into words)\b/i;
 /** Words that close the sentence, not the task ("…confirmation of this though."). */
@@ -389,7 +392,7 @@ export function taskOf(question: string): string | undefined {
 const MAX_TASK = 80;
 /** Where a new clause starts inside a task: "finding a MCP server so i can give it…". */
 const NEW_CLAUSE = /\s(?:so|then|while|as|where|when|whereas|since|until|after|before|if|because)\s/i;
-const PREPOSITION_GAP = /\s(?:for|on|in|to|into|with|from|at|by|about|of)\s/gi;
+const PREPOSITION_GAP = new RegExp(`\\s(?:${PREPOSITIONS.join('|')})\\s`, 'gi');
 
 /**
  * A task short enough for a title: as written, or, when longer, cut where a new clause starts
@@ -403,8 +406,7 @@ function titleTask(task: string): string | undefined {
   const text = task.replace(/\s+/g, ' ');
   if (text.length <= MAX_TASK) return text;
   const clause = NEW_CLAUSE.exec(text);
-  const gaps = [...text.matchAll(PREPOSITION_GAP)].filter((m) => m.index <= MAX_TASK);
-  const at = clause && clause.index <= MAX_TASK ? clause.index : gaps[gaps.length - 1]?.index;
+  const at = clause && clause.index <= MAX_TASK ? clause.index : [...text.matchAll(PREPOSITION_GAP)].filter((m) => m.index <= MAX_TASK).pop()?.index;
   const cut = at === undefined ? undefined : text.slice(0, at).replace(/[\s,;:]+$/, '');
   return cut && cut.split(' ').length >= 2 && !ENDS_ON_PREPOSITION.test(cut) ? cut : undefined;
 }
