@@ -63,6 +63,16 @@ describe('rules analyzer', () => {
     assert.deepEqual(pains, ['bob']);
   });
 
+  test('a negation that belongs to another verb is no failure ("couldn\'t dream of running"); a model that will not load is', () => {
+    const t = thread('Which model for a 4080 and 64GB of RAM?', 'Looking at GPT-OSS or something bigger for coding.', [
+      ['alice', "I couldn't dream of running a 235b model right now but the GPT-OSS did run on my gaming desktop with a 4080 and 64GB of RAM with Ollama."],
+      ['bob', "I haven't tried it for larger projects though, and I haven't added tool calling to it yet."],
+      ['carol', "The 235b model doesn't load on my desktop at all, Ollama just hangs at 99%."],
+    ]);
+    const pains = kinds(analyzeThread(t, MEMORY), 'pain').map((p) => p.author);
+    assert.deepEqual(pains, ['carol']);
+  });
+
   test('a pain gets moves that fit it; its quote is verbatim and its author kept; relief is no pain', () => {
     const t = thread('Help with context length', 'I have 24GB of VRAM. Ollama keeps crashing when I load a 32k context and it is driving me nuts.', [
       ['alice', 'Works fine for me, no issues at all.'],

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, leakAsNews, readPain, type PainKind } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, negatesAnotherVerb, readPain, type PainKind } from './pain.ts';
 
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
@@ -98,6 +98,25 @@ test('a sentence that says there was no problem is a denial, whatever problem wo
     'No matter what I try, the server crashes after an hour.',
     'Nothing loads and there is no error message at all.',
   ]) assert.ok(!deniesProblem(sentence), sentence);
+});
+
+test('a negation that belongs to another verb is no failure; one passed on by a leading verb or said of a subject is', () => {
+  for (const sentence of [
+    "I couldn't dream of running a 235b model right now.",
+    "I haven't added tool calling to it yet.",
+    "I don't plan to run anything past 8b models.",
+    'It did not fail at installing ollama.',
+    "I don't mind installing niche software.",
+  ]) assert.ok(negatesAnotherVerb(tag(sentence), sentence), sentence);
+  for (const sentence of [
+    "It doesn't seem to work with the new template.",
+    "I couldn't make it work on Windows.",
+    "The server won't let me run it.",
+    "I don't think it works at all in Windows.",
+    'For some reason, nothing I build works at all.',
+    "I haven't added tool calling yet and it crashes anyway.",
+    "It doesn't load.",
+  ]) assert.ok(!negatesAnotherVerb(tag(sentence), sentence), sentence);
 });
 
 test('a leak told as news is no pain; something leaking is, and so is a sentence with another problem', () => {

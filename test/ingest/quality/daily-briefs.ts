@@ -172,4 +172,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['before (0e6dd9c)', 'old'],
     ['after', 'new'],
   ]);
+
+  // A negation that belongs to another verb is no failure (pain.ts negatesAnotherVerb): the items
+  // that changed over 2025-07-24 to 08-06, before and after, mixed.
+  printRatedTogether('negations-2026-11-27/', 'Negations of another verb, the items that changed', 25, [
+    ['07-31 to 08-06, before (576bb9b)', 'old'],
+    ['07-31 to 08-06, after', 'new'],
+    ['07-24 to 07-30, before (576bb9b)', 'oldb'],
+    ['07-24 to 07-30, after', 'newb'],
+  ]);
 }
