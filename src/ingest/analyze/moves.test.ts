@@ -328,6 +328,15 @@ test('"I can\'t get X to work" is a task: a how-to about getting X to work; "can
   assert.equal(difficultTask("I couldn't get those to work either."), undefined);
 });
 
+test('"I can\'t get X to <do something>" is a task whatever X is made to do; a state got or a verbless "to" is none', () => {
+  assert.equal(difficultTask("I can't get the 32B model to put <think> in the message response even when I remove it from the chat template -- any ideas?"), 'get the 32B model to put <think> in the message response');
+  assert.equal(difficultTask('Also I can’t get any Google models to show as available either.'), 'get any Google models to show as available');
+  assert.equal(moves("I can't get any model to produce a diff that applies.").content.title, 'Publish a how-to: get any model to produce a diff that applies');
+  assert.equal(difficultTask("I can't get involved in the yak shaving required to play with it right now."), undefined);
+  assert.equal(difficultTask("I can't get perfect JSON's to my requests."), undefined);
+  assert.equal(difficultTask("I can't get it to reply with the correct thinking format."), undefined);
+});
+
 test('a negated quality gets the move of what it says: not usable fails, not clear confuses, not worth it is a complaint; not ready is missing', () => {
   assert.equal(moves('Generating unit tests with Qwen3-Coder-30B is not really usable.').content.title, 'Write the fix for Qwen3-Coder-30B failing');
   assert.equal(moves('But, they are not reliable enough.').content.title, 'Write the fix for this failure');

@@ -339,7 +339,7 @@ const SUBJECTLESS: ReadonlyMap<string, (subject: string) => string> = new Map([
 export function difficultTask(sentence: string): string | undefined {
   const m = TRYING.exec(sentence);
   // The task ends where the sentence goes on to something else ("…model and could use some help").
-  const task = m?.[1]?.split(/\s*(?:,|;|:|\s[-–—]\s|\bbut\b|\bbecause\b|\bso that\b|\bwhich\b|\bdue to\b|\band (?:could|would|can|will|i|it|then|now|so|also|am|was|have|had|need|want|don['’]?t|didn['’]?t|can['’]?t)\b)\s*/i)[0]?.trim();
+  const task = m?.[1]?.split(/\s*(?:,|;|:|\s[-–—]\s|\bbut\b|\bbecause\b|\bso that\b|\bwhich\b|\bdue to\b|\b(?:even )?(?:when|whenever|if|unless)\b|\band (?:could|would|can|will|i|it|then|now|so|also|am|was|have|had|need|want|don['’]?t|didn['’]?t|can['’]?t)\b)\s*/i)[0]?.trim();
   const trimmed = task?.replace(TRAILING_ASIDE, '').trim();
   if (!trimmed || trimmed.split(/\s+/).length < 2 || ENDS_ON_PREPOSITION.test(trimmed) || JUDGING.test(trimmed)) return undefined;
   return titleTask(trimmed);
@@ -348,6 +348,8 @@ export function difficultTask(sentence: string): string | undefined {
 /** The rest of the sentence after a task starts: up to a sentence's end ("GLM-4.5-Air" keeps its dots). */
 const REST = '((?:[^.!?()\\[\\]"“”]|\\.(?=\\S)){3,120})';
 const GERUND = '(?:getting|making|running|loading|setting|finding|fitting|using|understanding|configuring|installing|building|training|fine-?tuning|deploying|connecting|keeping|stopping|choosing|integrating|hosting|serving|converting|compiling)\\b';
+/** Words after "to" that start no verb: "can't get perfect JSON's to my requests". */
+const NOT_A_VERB = 'my|the|a|an|your|our|their|his|her|its|this|that|me|us|them|it|be';
 /** "I", "we" and what they do before the difficulty: "I'm", "I've been", "we are currently". */
 const WRITER = "\\b(?:i|we)(?:['’](?:m|ve|re|d))?(?:\\s+(?:am|are|was|were|have|had|been|still|really|currently|just|also|always|kinda|kind of|honestly|definitely))*\\s+";
 /** How the writer says they are stuck, each ending where the task begins. */
@@ -358,9 +360,11 @@ const STUCK = [
   "(?:not|n['’]t)\\s+sure\\s+how\\s+to\\s+", // "not sure how to…"
   `(?:have|had|having)\\s+(?:(?:a|such a|some|a little|a bit of)\\s+)?(?:(?:very|really|so|pretty|bit of a|real)\\s+)?(?:(?:hard|difficult|tough|rough)\\s+time|trouble|difficulty|difficulties)\\s+(?:with\\s+)?(?=${GERUND})`, // "had trouble getting…"
   `struggl(?:e|es|ed|ing)\\s+with\\s+(?=${GERUND})`, // "struggling with finding…"
-  // "I can't get 4-bit GPTQ quant to work in vLLM": the task is getting that thing to work; "I
-  // can't get it to work" says no more than the quote, so a pronoun gives no task.
-  "(?:can['’]?t|cannot|can not|couldn['’]?t|could not|(?:am|was|were)(?:n['’]t| not) able to|never managed to)\\s+(?:(?:even|really|seem to|quite|ever)\\s+)*(?=get\\s+(?!(?:it|them|this|that|those|these|mine|one|any of them)\\b)\\S+(?:\\s+\\S+){0,8}?\\s+(?:to\\s+(?:work|run|load|start|compile|build|install|respond)|working|running|loaded|installed)\\b)",
+  // "I can't get 4-bit GPTQ quant to work in vLLM", "I can't get the 32B model to put <think> in
+  // the response": the task is getting that thing to do it; "I can't get it to work" says no more
+  // than the quote, so a pronoun gives no task. What is got is a thing, not a state ("can't get
+  // involved in…", "can't get distracted"), and it is done by a verb ("to my requests" is not).
+  `(?:can['’]?t|cannot|can not|couldn['’]?t|could not|(?:am|was|were)(?:n['’]t| not) able to|never managed to)\\s+(?:(?:even|really|seem to|quite|ever)\\s+)*(?=get\\s+(?!(?:it|them|this|that|those|these|mine|one|any of them)\\b)(?![a-z]+ed\\b)[^\\s,;:]+(?:\\s+[^\\s,;:]+){0,8}?\\s+(?:to\\s+(?!(?:${NOT_A_VERB})\\b)[a-z]+|working|running|loaded|installed)\\b)`,
 ];
 const TRYING = new RegExp(`${WRITER}(?:${STUCK.join('|')})${REST}`, 'i');
 /** The prepositions a task may not end on, and before which a task too long for a title is cut. */
