@@ -337,6 +337,13 @@ test('"I can\'t get X to <do something>" is a task whatever X is made to do; a s
   assert.equal(difficultTask("I can't get it to reply with the correct thinking format."), undefined);
 });
 
+test('a thing not found to be good is a judgement, answered as a complaint; a search that came up empty is not', () => {
+  assert.equal(moves("I've never found llama.cpp to be all that great at handling concurrent chats.").content.title, 'Answer the complaint about llama.cpp');
+  assert.equal(moves("I haven't found Flash to be all that good.").content.title, 'Answer the complaint about Flash');
+  assert.equal(moves("I couldn't find any documentation on the new flags.").content.title, "Publish what people can't find");
+  assert.equal(moves("Ollama doesn't load on my machine.").content.title, 'Write the fix for Ollama failing');
+});
+
 test('a negated quality gets the move of what it says: not usable fails, not clear confuses, not worth it is a complaint; not ready is missing', () => {
   assert.equal(moves('Generating unit tests with Qwen3-Coder-30B is not really usable.').content.title, 'Write the fix for Qwen3-Coder-30B failing');
   assert.equal(moves('But, they are not reliable enough.').content.title, 'Write the fix for this failure');

@@ -40,7 +40,7 @@ export function movesFor(given: MoveContext): Moves {
   const precise = given.reading.precise;
   const read = precise ? { ...given, reading: { ...given.reading, kind: precise.kind, cue: precise.cue } } : given;
   const failing = thingFails(read);
-  const kind = failing ? 'failure' : negatedAdjectiveKind(read);
+  const kind = failing ? 'failure' : (negatedAdjectiveKind(read) ?? judgedNotFound(read));
   const ctx = kind ? { ...read, reading: { ...read.reading, kind } } : read;
   // A reply names several things ("I tried llama-cpp, langchain and ollama but the function call
   // success rate was disappointing"); the one its thread is about is the one the move should be about.
@@ -123,6 +123,47 @@ function negatedAdjectiveKind(ctx: MoveContext): PainKind | undefined {
   const cue = ctx.tokens[ctx.reading.cue];
   return cue?.pos === 'ADJ' ? NEGATED_QUALITY_KINDS.get(cue.lemma) : undefined;
 }
+
+/**
+ * "I haven't found GPT OSS to really be close to the best", "I don't find 7b models very useful",
+ * "never found llama.cpp to be all that great": a negated "find" is a failure to pain.ts (the pain
+ * model was trained on that reading, so it stays), and a search that came up empty is something
+ * people can't find (FIND_BLOCKED). What is left is a judgement: nothing broke, and "Write the fix
+ * for GPT OSS failing" offers a fix nobody can write; the writer's verdict is answered as a
+ * complaint.
+ */
+function judgedNotFound(ctx: MoveContext): PainKind | undefined {
+  if (ctx.reading.kind !== 'failure' || ctx.tokens[ctx.reading.cue]?.lemma !== 'find' || FIND_BLOCKED.test(ctx.sentence)) return undefined;
+  return judgedAfter(ctx.tokens, ctx.reading.cue) ? 'frustration' : undefined;
+}
+
+/**
+ * After "find" at `at`, its object and then what the writer judges it: "…found llama.cpp to be all
+ * that great", "…find his response very compelling", "…find the 70B was any better". An error that
+ * says "not found" has no object after it, and a search names only what was looked for ("didn't
+ * find a good replacement for it yet": "good" comes before its noun, not after it).
+ */
+function judgedAfter(tokens: readonly Token[], at: number): boolean {
+  let i = at + 1;
+  while (i < tokens.length && !(OBJECT_POS.has(tokens[i]!.pos) && !POSSESSIVES.has(tokens[i]!.lower))) {
+    if (tokens[i]!.type === 'punctuation' || i > at + 4) return false;
+    i++;
+  }
+  for (let j = i + 1; j < Math.min(tokens.length, i + 8); j++) {
+    const t = tokens[j]!;
+    // A new clause ("…found one where you can…", "…obvious articles but overall…", "…some easy
+    // solution it could be…") says something else than what the object was found to be.
+    if (t.type === 'punctuation' || CLAUSE_OPENERS.has(t.lower) || (t.pos === 'PRON' && SUBJECTS.has(t.lower))) return false;
+    if (t.lower === 'that' && tokens[j + 1]?.pos !== 'ADJ' && tokens[j + 1]?.pos !== 'ADV') return false;
+    if (t.pos === 'ADJ' || t.lemma === 'be') return true;
+  }
+  return false;
+}
+
+const OBJECT_POS = new Set(['NOUN', 'PROPN', 'PRON', 'NUM']);
+const POSSESSIVES = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their']);
+const CLAUSE_OPENERS = new Set(['where', 'which', 'who', 'when', 'how', 'what', 'if', 'but', 'because', 'so', 'although', 'though', 'while']);
+const SUBJECTS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it']);
 
 const NEGATED_QUALITY_KINDS: ReadonlyMap<string, PainKind> = new Map([
   ['usable', 'failure'],
