@@ -297,6 +297,12 @@ test('a thing that gets stuck, struggles or is flaky fails: a fix, not a guide; 
   assert.equal(moves('The parts that stuck with me were the benchmarks.').content.title, 'Write the plain guide to benchmarks');
 });
 
+test('a thing that struggles after a conjunction fails: its subject is the first clause\'s; the writer\'s stays a difficulty', () => {
+  assert.equal(moves('Q4 MLX is good quality and very fast, but can struggle with more complex tasks.').content.title, 'Write the fix for Q4 MLX failing');
+  assert.equal(moves('Qwen3 is clearly not as smart and struggles with complex situations.').content.title, 'Write the fix for Qwen3 failing');
+  assert.match(moves('I can get higher tps for aggregated concurrent requests but struggling with single request.').content.title, /^Write the plain (?:guide|walkthrough)/);
+});
+
 test('what costs too much, by the grammar of the cost word; a cost is not assumed to be monthly', () => {
   assert.equal(moves('The most expensive GPU is out of reach.').content.title, 'Break down what GPU really costs');
   assert.equal(moves('The 24 GB VRAM cards are way too expensive.').content.title, 'Break down what 24 GB VRAM cards really cost');

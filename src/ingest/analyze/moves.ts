@@ -48,7 +48,7 @@ export function movesFor(given: MoveContext): Moves {
   const inTitle = threadWords(ctx.threadTitle);
   const product = named.find((p) => threadNamed(inTitle, p)) ?? named[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
-  const subject = product ?? subjectFor(ctx, failing);
+  const subject = product ?? subjectFor(failing === 'subject' ? { ...ctx, reading: { ...ctx.reading, cue: subjectPlace(ctx.tokens, ctx.reading.cue) } } : ctx, failing);
   // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
   const said = `“${clip(ctx.sentence, 140)}”`;
   const where = placeOf(ctx.community);
@@ -106,10 +106,26 @@ function thingFails(ctx: MoveContext): ThingFailing | undefined {
   if (cue.lemma !== 'struggle' && cue.lower !== 'stuck') return undefined;
   // "the parts that stuck with me", "it stuck in my mind": remembered, not stuck.
   if (cue.lower === 'stuck' && /^(?:with|in)$/.test(ctx.tokens[ctx.reading.cue + 1]?.lower ?? '') && /^(?:me|my|us|our)$/.test(ctx.tokens[ctx.reading.cue + 2]?.lower ?? '')) return undefined;
-  const subject = subjectBefore(ctx.tokens, ctx.reading.cue);
+  const subject = subjectBefore(ctx.tokens, subjectPlace(ctx.tokens, ctx.reading.cue));
   const thing = subject !== undefined && (subject.pos === 'NOUN' || subject.pos === 'PROPN' || (subject.pos === 'PRON' && THING_PRONOUNS.has(subject.lower)));
   return thing && !PERSONS.has(subject.lemma) && !PERSONS.has(subject.lower.replace(/’/g, "'")) ? 'subject' : undefined;
 }
+
+/**
+ * Where the subject of the verb at `verb` is said: right before it, or, when a conjunction leaves
+ * it out ("Q4 MLX is good quality and very fast, but can struggle with more complex tasks", "vLLM
+ * is good for high throughput, but seems to struggle"), before the first verb of the clause that
+ * shares it. Returns the index of the verb whose subject it is.
+ */
+function subjectPlace(tokens: readonly Token[], verb: number): number {
+  const before = subjectBefore(tokens, verb);
+  if (!before || !COORDINATORS.has(before.lower)) return verb;
+  const conjunction = tokens.indexOf(before);
+  const first = tokens.findIndex((t, i) => i < conjunction && (t.pos === 'VERB' || t.pos === 'AUX'));
+  return first > 0 ? first : verb;
+}
+
+const COORDINATORS = new Set(['and', 'but', 'yet']);
 
 /**
  * pain.ts reads a negated quality ("not usable", "not clear", "not worth it") as something
