@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
-import { buildBrief, coherence, COHERENT_FIT, OFFER_FIT, OFFER_QUOTE_FIT, type RankedTheme } from './brief.ts';
+import { answersItsAspect, buildBrief, coherence, COHERENT_FIT, OFFER_FIT, OFFER_QUOTE_FIT, type RankedTheme } from './brief.ts';
 import { exampleClause } from './themes.ts';
 
 const moves = JSON.stringify({ content: { title: 'Write the fix', body: 'Reply with the fix.' } });
@@ -163,6 +163,18 @@ test('an offering is proposed where a window quote itself fits it, and that quot
   assert.match(item!.move.body, /The model keeps looping/);
   // No quote of the window close enough: no offer, however well the theme as a whole matches.
   assert.deepEqual(offersOf(() => OFFER_QUOTE_FIT - 0.01), []);
+});
+
+test('a quote that complains of speed or cost gets an offering only when the offering speaks of it', () => {
+  const packs = 'Tool-call test packs Ready-made suites that check tool calling, JSON output and agent steps across models.';
+  assert.equal(answersItsAspect(packs, "I'm doing something similar with a tool of mine but the calls get expensive and slow."), false);
+  assert.equal(answersItsAspect(packs, 'The model keeps looping and never returns valid JSON.'), true);
+  assert.equal(answersItsAspect('Quant advisor Tells you which quant fits a given GPU and latency budget.', 'Prompt processing is painfully slow on my card.'), true);
+  assert.equal(answersItsAspect('Burst GPU pools Hourly multi-GPU pools for 70B models.', 'Renting an H100 is way too expensive for me.'), true);
+  const tools = theme('Problems with tool calling', [signal('The tool calls get expensive and slow with this agent.', 900)]);
+  const content = [1, 2, 3, 4, 5].map((k) => theme(`Topic ${k}`, [signal(`Topic ${k} is broken for me.`, 1000 + k)]));
+  const [, offers] = buildBrief({ project: { name: 'EvalKit', offerings: [{ name: 'Tool-call test packs', description: 'Ready-made suites that check tool calling, JSON output and agent steps across models.' }] }, pains: [...content, tools], rivals: [], fit: (_, r) => (r === tools ? Math.max(OFFER_FIT, COHERENT_FIT) : CLOSE), quoteFit: () => 0.9 });
+  assert.deepEqual(offers!.items, []);
 });
 
 test('a lead whose move names nothing gets one about what its theme names, when its quote says it, written as the quote writes it', () => {

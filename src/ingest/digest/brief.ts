@@ -98,7 +98,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
       // A theme the brief already shows is not shown twice.
       if (featured.has(ranked.theme.themeId) || input.fit(text, ranked) < OFFER_FIT) continue;
       for (const signal of ranked.signals) {
-        if (quoted.has(signal.quote)) continue;
+        if (quoted.has(signal.quote) || !answersItsAspect(text, signal.quote)) continue;
         const fit = input.quoteFit(text, signal.quote);
         if (fit >= OFFER_QUOTE_FIT && (!best || fit > best.fit)) best = { ranked, lead: signal, fit };
       }
@@ -157,6 +157,27 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     { kind: 'offers', title: 'Where your offerings fit', items: offers },
   ];
 }
+
+/**
+ * A quote that complains of speed or cost is answered only by an offering whose text speaks of it:
+ * "Offer Tool-call test packs where people hit…" beside "the calls get expensive and slow" promises
+ * what the offering does not do. Measured on blind labels made before this rule: of the 403
+ * offering–quote pairs of `test/fixtures/quality/offer-quote/`, those whose quote speaks of speed or
+ * cost and whose offering does not were judged helped by the offering in 0 of 66 ratings ("partly" 4),
+ * the others in 13 of 740 ("partly" 158); and every offer item of the rated daily briefs led by
+ * such a quote (4 quotes, 12 ratings) was rated a bad move and never worth forwarding
+ * (docs/quality.md, "Offers for speed and cost").
+ */
+export function answersItsAspect(offering: string, quote: string): boolean {
+  const asked = ASPECTS.filter((aspect) => aspect.complaint.test(quote));
+  return asked.length === 0 || asked.some((aspect) => aspect.offered.test(offering));
+}
+
+/** Speed and cost: the words of a complaint about each, and those an offering speaks of it with. */
+const ASPECTS = [
+  { complaint: /\b(?:slow\w*|sluggish|laggy|latency|bottleneck\w*)\b/i, offered: /\b(?:fast\w*|speed\w*|slow\w*|latency|throughput|tokens? (?:per|a) second)\b/i },
+  { complaint: /\b(?:expensive|overpriced|pricey|costs?|costly|price[sd]?|pricing|afford\w*)\b/i, offered: /\b(?:costs?|price[sd]?|pricing|cheap\w*|budget|afford\w*|billing|spend\w*|hourly|per hour)\b/i },
+];
 
 /** The mean similarity of a theme's window signals to the theme: how much it holds one problem. */
 export function coherence(ranked: RankedTheme, fit: BriefInput['fit']): number {

@@ -181,4 +181,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['07-24 to 07-30, before (576bb9b)', 'oldb'],
     ['07-24 to 07-30, after', 'newb'],
   ]);
+
+  // A quote that complains of speed or cost gets an offering only when the offering speaks of it
+  // (brief.ts answersItsAspect): the offer items that changed over 2025-07-24 to 08-06, mixed.
+  printRatedTogether('offer-aspects-2026-11-27/', 'Offers for speed and cost, the items that changed', 27, [
+    ['07-31 to 08-06, before (12bc017)', 'old'],
+    ['07-31 to 08-06, after', 'new'],
+    ['07-24 to 07-30, before (12bc017)', 'oldb'],
+    ['07-24 to 07-30, after', 'newb'],
+  ]);
 }
