@@ -301,6 +301,14 @@ test('a thing that struggles after a conjunction fails: its subject is the first
   assert.equal(moves('Q4 MLX is good quality and very fast, but can struggle with more complex tasks.').content.title, 'Write the fix for Q4 MLX failing');
   assert.equal(moves('Qwen3 is clearly not as smart and struggles with complex situations.').content.title, 'Write the fix for Qwen3 failing');
   assert.match(moves('I can get higher tps for aggregated concurrent requests but struggling with single request.').content.title, /^Write the plain (?:guide|walkthrough)/);
+  assert.equal(moves('Air was able to pass but did struggle at the neural network stage.').content.title, 'Write the fix for this failure');
+});
+
+test('a thing that gets confused fails; a person who is confused keeps the guide', () => {
+  assert.equal(moves('I noticed that Qwen was confused when drawing bounding boxes.', ['Qwen']).content.title, 'Write the fix for Qwen failing');
+  assert.equal(moves('It seems to get confused with background noise.').content.title, 'Write the fix for this failure');
+  assert.match(moves('I was confused at first.').content.title, /^Write the plain (?:guide|walkthrough)/);
+  assert.match(moves('My sister was confused by the settings.').content.title, /^Write the plain (?:guide|walkthrough)/);
 });
 
 test('what costs too much, by the grammar of the cost word; a cost is not assumed to be monthly', () => {

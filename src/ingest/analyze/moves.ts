@@ -93,7 +93,8 @@ export function movesFor(given: MoveContext): Moves {
  * A difficulty is the writer's: they are stuck, confused, struggling, and a plain walkthrough
  * answers them (DESIGN §8.4). The same words said of a thing are that thing failing: "the unsloth
  * quantizations seem to get stuck in a thinking loop", "when kimi gets stuck", "my 32GB macbook
- * even struggles to run 14B models", "llama.cpp seems flaky at best". A guide to the thing answers
+ * even struggles to run 14B models", "llama.cpp seems flaky at best", "Qwen was confused when drawing
+ * bounding boxes", "it gets confused with background noise". A guide to the thing answers
  * nobody ("Write the plain guide to unsloth quantizations"); a fix does. Said of a person ("I'm
  * stuck on…", "beginners struggle with…") or of "they" (people as often as models), it stays the
  * writer's difficulty.
@@ -103,29 +104,46 @@ function thingFails(ctx: MoveContext): ThingFailing | undefined {
   const cue = ctx.tokens[ctx.reading.cue];
   if (!cue) return undefined;
   if (UNRELIABLE.has(cue.lemma) || UNRELIABLE.has(cue.lower)) return 'unreliable';
-  if (cue.lemma !== 'struggle' && cue.lower !== 'stuck') return undefined;
+  if (cue.lemma !== 'struggle' && cue.lower !== 'stuck' && cue.lower !== 'confused') return undefined;
   // "the parts that stuck with me", "it stuck in my mind": remembered, not stuck.
   if (cue.lower === 'stuck' && /^(?:with|in)$/.test(ctx.tokens[ctx.reading.cue + 1]?.lower ?? '') && /^(?:me|my|us|our)$/.test(ctx.tokens[ctx.reading.cue + 2]?.lower ?? '')) return undefined;
+  // "Qwen was confused", "it gets very confused": a state the thing is in; "it confused me" and "a
+  // bit confused by Jamba" are the writer's.
+  if (cue.lower === 'confused' && !linked(ctx.tokens, ctx.reading.cue)) return undefined;
   const subject = subjectBefore(ctx.tokens, subjectPlace(ctx.tokens, ctx.reading.cue));
   const thing = subject !== undefined && (subject.pos === 'NOUN' || subject.pos === 'PROPN' || (subject.pos === 'PRON' && THING_PRONOUNS.has(subject.lower)));
   return thing && !PERSONS.has(subject.lemma) && !PERSONS.has(subject.lower.replace(/’/g, "'")) ? 'subject' : undefined;
 }
 
+/** A form of "be", "get" or "seem" stands right before the word at `at`, past adverbs: "was confused", "gets very confused". */
+function linked(tokens: readonly Token[], at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && tokens[i]!.pos === 'ADV') i--;
+  return i >= 0 && (tokens[i]!.pos === 'AUX' || BEFORE_VERB_LINKS.has(tokens[i]!.lemma));
+}
+
+const BEFORE_VERB_LINKS = new Set(['be', 'get', 'seem', 'become', 'look']);
+
 /**
  * Where the subject of the verb at `verb` is said: right before it, or, when a conjunction leaves
  * it out ("Q4 MLX is good quality and very fast, but can struggle with more complex tasks", "vLLM
- * is good for high throughput, but seems to struggle"), before the first verb of the clause that
- * shares it. Returns the index of the verb whose subject it is.
+ * is good for high throughput, but seems to struggle"), before the verb of the clause right before
+ * the conjunction. Returns the index of the verb whose subject it is.
  */
 function subjectPlace(tokens: readonly Token[], verb: number): number {
   const before = subjectBefore(tokens, verb);
   if (!before || !COORDINATORS.has(before.lower)) return verb;
-  const conjunction = tokens.indexOf(before);
-  const first = tokens.findIndex((t, i) => i < conjunction && (t.pos === 'VERB' || t.pos === 'AUX'));
-  return first > 0 ? first : verb;
+  // The verb of the clause right before the conjunction, not an infinitive or a participle ("Air was
+  // able to pass but did struggle": "was", not "pass"; "models often use older versions or get
+  // confused": "use"; "I try to launch qwen3 using VLLM and stuck on…": "try").
+  for (let i = tokens.indexOf(before) - 1; i > 0; i--) {
+    const t = tokens[i]!;
+    if ((t.pos === 'VERB' || t.pos === 'AUX') && tokens[i - 1]!.lower !== 'to' && !/ing$/.test(t.lower)) return i;
+  }
+  return verb;
 }
 
-const COORDINATORS = new Set(['and', 'but', 'yet']);
+const COORDINATORS = new Set(['and', 'but', 'yet', 'or']);
 
 /**
  * pain.ts reads a negated quality ("not usable", "not clear", "not worth it") as something
@@ -197,7 +215,7 @@ const THING_PRONOUNS = new Set(['it', 'this', 'that']);
  * People, as the tagger may read them: "users struggle with…" is their difficulty, not a thing's
  * failure, and the tagger reads "I'm" and "im" as names or nouns.
  */
-const PERSONS = new Set("i i'm im i've ive i'd i'll we we're we've you you're u he he's she she's they they're me us him her them".split(' ').concat('people person user users folks folk dev devs developer developers beginner beginners newbie newbies noob noobs everyone everybody someone somebody anyone anybody guy guys friend friends team customer customers student students colleague colleagues op'.split(' ')));
+const PERSONS = new Set("i i'm im i've ive i'd i'll we we're we've you you're u he he's she she's they they're me us him her them".split(' ').concat('people person user users folks folk dev devs developer developers beginner beginners newbie newbies noob noobs everyone everybody someone somebody anyone anybody guy guys friend friends team customer customers client clients student students colleague colleagues boss manager wife husband partner kid kids son daughter sister brother mom dad parents op'.split(' ')));
 
 function roadmapMove(subject: string | undefined, said: string, us: string): Move {
   return {
