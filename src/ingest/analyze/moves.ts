@@ -32,8 +32,12 @@ export interface MoveContext {
   threadTitle?: string;
 }
 
-/** A subject whose last word is the failure itself ("request failures", "OOM errors"). */
-const NAMES_A_FAILURE = /\b(?:failures?|failing|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|leaks?|timeouts?)$/i;
+/**
+ * A subject that names the failure itself: by its last word ("request failures", "OOM errors"), or
+ * by its first ("error loading model", "error code 1"): "Write the fix for error loading model
+ * failing" says it twice.
+ */
+const NAMES_A_FAILURE = /\b(?:failures?|failing|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|leaks?|timeouts?)$|^(?:failures?|errors?|crash(?:es)?|bugs?|issues?|problems?|outages?|timeouts?)\b/i;
 
 export function movesFor(given: MoveContext): Moves {
   // A move answers the kind of problem the sentence names, not its bare "problem" (pain.ts `precise`).
