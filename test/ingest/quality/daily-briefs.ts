@@ -190,4 +190,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['07-24 to 07-30, before (12bc017)', 'oldb'],
     ['07-24 to 07-30, after', 'newb'],
   ]);
+
+  // This session's changes together (negations of another verb, move rounds 24–28, offers for speed
+  // and cost), on seven days none of them was drawn from (2025-07-17 to 07-23, with the demo's
+  // briefs): the items that differ between 576bb9b and ca4757a, mixed.
+  printRatedTogether('session-changes-2026-11-27/', 'Before and after this session, 2025-07-17 to 07-23 and the demo, the items that differ', 29, [
+    ['576bb9b', 'old'],
+    ['ca4757a', 'new'],
+  ]);
 }
