@@ -306,6 +306,14 @@ test('a thing that struggles after a conjunction fails: its subject is the first
   assert.equal(moves('Air was able to pass but did struggle at the neural network stage.').content.title, 'Write the fix for this failure');
 });
 
+test('a writer stuck choosing between options gets a comparison, naming the options when the sentence names their kind', () => {
+  assert.equal(moves('I got confused as there are a lot of inference engines available and I do not know their pros and cons.').content.title, 'Publish a side-by-side of inference engines and when to pick each');
+  assert.equal(moves('But honestly, with so many options out there, I feel a bit lost.').content.title, 'Publish a side-by-side of the options and when to pick each');
+  assert.equal(moves('I want to fine tune TTS but there are plenty on the market so confused which one to use.').content.title, 'Publish a side-by-side of the options and when to pick each');
+  assert.match(moves('I have found this amount of context can confuse a lot of models.').content.title, /^Write the /);
+  assert.match(moves('I am confused by the installer flags.').content.title, /^Write the plain guide/);
+});
+
 test('a thing that gets confused fails; a person who is confused keeps the guide', () => {
   assert.equal(moves('I noticed that Qwen was confused when drawing bounding boxes.', ['Qwen']).content.title, 'Write the fix for Qwen failing');
   assert.equal(moves('It seems to get confused with background noise.').content.title, 'Write the fix for this failure');

@@ -4,8 +4,8 @@
  * the writer's), and a bare "problem" or "issue" (in the writer's word: a
  * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
  * measured numbers; a price complaint a pricing move; a missing capability a roadmap move (and
- * something not supported a workaround, not a fix); confusion a plain walkthrough; a concern a
- * straight answer; frustration with a named product a positioning move. Each move uses the
+ * something not supported a workaround, not a fix); confusion a plain walkthrough (a choice
+ * between many options, a side-by-side of them); a concern a straight answer; frustration with a named product a positioning move. Each move uses the
  * pain's own subject (the product or the noun phrase it is about) and its words, never one
  * template for all.
  *
@@ -69,10 +69,13 @@ export function movesFor(given: MoveContext): Moves {
   const searching = FIND_BLOCKED.test(ctx.sentence);
   if (unsupported(ctx)) return supportMoves(ctx, product, said, where, us);
   const task = ctx.reading.kind === 'difficulty' && !searching ? difficultTask(ctx.sentence) : undefined;
+  const choosing = ctx.reading.kind === 'difficulty' && !task && !searching ? choiceOf(ctx.sentence) : undefined;
   const moves: Moves = {
     content: task
       ? taskMove(task, said, where)
-      : searching
+      : choosing !== undefined
+        ? choiceMove(choosing, said, where)
+        : searching
         ? findMove(product, said, where)
         : bareProblem(ctx.tokens, ctx.reading)
           ? issueMove(subject, said, where, us)
@@ -454,6 +457,45 @@ const ENDS_ON_PREPOSITION = new RegExp(`\\b(?:${[...PREPOSITIONS, 'up', 'out'].j
 const JUDGING = /^(?:see|trust|believe|imagine|care|justify|accept|put (?:it|this|that) into words)\b/i;
 /** Words that close the sentence, not the task ("…confirmation of this though."). */
 const TRAILING_ASIDE = /(?:\s+(?:though|tho|anyway|anymore|lol|as well|too|either|for example|at all|for now|yet))*[\s.…]*$/i;
+
+/**
+ * "I'm overwhelmed by the sheer number of options", "so confused which one to use", "I got confused
+ * as there are a lot of inference engines… what are their pros and cons": the difficulty is a
+ * choice. A walkthrough of one thing does not answer it; a comparison of the options does. The
+ * options are named when the sentence names their kind ("a lot of inference engines"), not when it
+ * says only "options" or "models".
+ */
+const OPTION_NOUNS = '(?:options|choices|models|engines|tools|apps|frameworks|apis|runtimes|backends|gpus|cards)';
+const CHOOSING = new RegExp(
+  [
+    `\\b(?:so|too) many (?<many>(?:[\\w-]+ )?${OPTION_NOUNS})\\b`,
+    `\\b(?:sheer|huge|large) (?:number|amount) of (?<number>(?:[\\w-]+ )?${OPTION_NOUNS})\\b`,
+    // "there are a lot of inference engines", not "confuse a lot of models" (models that fail).
+    `\\b(?:there (?:are|is)|there['’](?:s|re)|with|by) (?:a lot|lots|plenty|tons) of (?<lots>(?:[\\w-]+ )?${OPTION_NOUNS})\\b`,
+    /\bwhich (?:one|ones|model|models|engine|tool|gpu|card|option)s? (?:to|is|are|should|would)\b/.source,
+    /\b(?:decide|choos(?:e|ing)|pick(?:ing)?) (?:between|which|either)\b/.source,
+    /\bhard time with which\b/.source,
+  ].join('|'),
+  'i',
+);
+/** Words that say there are options without saying of what. */
+const BARE_OPTIONS = new Set(['options', 'choices', 'models', 'tools', 'apps', 'new models', 'different models', 'different options', 'other options']);
+
+/** What a writer stuck choosing chooses between: undefined when the sentence is no choice, '' when it does not say. */
+function choiceOf(sentence: string): string | undefined {
+  const m = CHOOSING.exec(sentence);
+  if (!m) return undefined;
+  const named = (m.groups?.many ?? m.groups?.number ?? m.groups?.lots ?? '').trim();
+  return named && !BARE_OPTIONS.has(named.toLowerCase()) ? named : '';
+}
+
+function choiceMove(options: string, said: string, where: string): Move {
+  const them = options || 'the options';
+  return {
+    title: `Publish a side-by-side of ${them} and when to pick each`,
+    body: `${said} People in ${where} are stuck choosing between ${them}. A plain comparison (what each is good at, what it needs in hardware, setup and money, and which to pick for which job) answers it for everyone who asks next.`,
+  };
+}
 
 /** A difficulty with a task: a how-to about the task, as a how-to question gets. */
 function taskMove(task: string, said: string, where: string): Move {
