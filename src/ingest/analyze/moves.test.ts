@@ -147,7 +147,13 @@ test('one everyday word nearest the cue names nothing: the move speaks of the qu
 
 test('a gerund that starts a verb phrase ends a subject ("a terrible time with vulkan trying to…" is about vulkan)', () => {
   assert.equal(moves('I had a terrible time with vulkan trying to allocate vram in chunks.').content.title, 'Answer the complaint about vulkan');
-  assert.equal(moves("I'm having a hard time trying to figure out the resource utilization.").content.title, 'Write the plain guide to resource utilization');
+  assert.equal(moves("I'm having a hard time trying to understand the resource utilization.").content.title, 'Write the plain guide to resource utilization');
+});
+
+test('what someone is trying to set up or get working, in a sentence that says it is hard, is a task; "trying to get it…" is none', () => {
+  assert.equal(moves("I'm having a hard time trying to figure out the resource utilization.").content.title, 'Publish a how-to: figure out the resource utilization');
+  assert.equal(moves('I have never encountered a more difficult software package to run than trying to get vLLM working in Docker.').content.title, 'Publish a how-to: get vLLM working in Docker');
+  assert.equal(difficultTask("I'm having trouble trying to get it to distribute across multiple gpus."), undefined);
 });
 
 test('a product named only by a link is not the subject, nor positioned against; one named in words is', () => {

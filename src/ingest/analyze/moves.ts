@@ -419,7 +419,7 @@ const SUBJECTLESS: ReadonlyMap<string, (subject: string) => string> = new Map([
  * so neither gives a task; nor does a task of one word or one that ends on a preposition.
  */
 export function difficultTask(sentence: string): string | undefined {
-  const m = TRYING.exec(sentence);
+  const m = TRYING.exec(sentence) ?? ATTEMPT.exec(sentence);
   // The task ends where the sentence goes on to something else ("…model and could use some help").
   const task = m?.[1]?.split(/\s*(?:,|;|:|\s[-–—]\s|\bbut\b|\bbecause\b|\bso that\b|\bwhich\b|\bdue to\b|\b(?:even )?(?:when|whenever|if|unless)\b|\band (?:could|would|can|will|i|it|then|now|so|also|am|was|have|had|need|want|don['’]?t|didn['’]?t|can['’]?t)\b)\s*/i)[0]?.trim();
   const trimmed = task?.replace(TRAILING_ASIDE, '').trim();
@@ -449,6 +449,13 @@ const STUCK = [
   `(?:can['’]?t|cannot|can not|couldn['’]?t|could not|(?:am|was|were)(?:n['’]t| not) able to|never managed to)\\s+(?:(?:even|really|seem to|quite|ever)\\s+)*(?=get\\s+(?!(?:it|them|this|that|those|these|mine|one|any of them)\\b)(?![a-z]+ed\\b)[^\\s,;:]+(?:\\s+[^\\s,;:]+){0,8}?\\s+(?:to\\s+(?!(?:${NOT_A_VERB})\\b)[a-z]+|working|running|loaded|installed)\\b)`,
 ];
 const TRYING = new RegExp(`${WRITER}(?:${STUCK.join('|')})${REST}`, 'i');
+/**
+ * What someone is trying to do, in a sentence that says it is hard: "…a more difficult software
+ * package to run than trying to get vLLM working in Docker", "the very specific hell of trying to
+ * build vllm + flash-attention from HEAD". Only a verb of setting something up or making it work,
+ * and not "get it…" or "make it…", which say no more than the quote.
+ */
+const ATTEMPT = new RegExp(`\\btrying to (?=(?:get|set up|setup|run|install|build|compile|configure|load|fit|deploy|connect|figure out|make)\\s+(?!(?:it|them|this|that|those|these|one)\\b))${REST}`, 'i');
 /** The prepositions a task may not end on, and before which a task too long for a title is cut. */
 const PREPOSITIONS = ['with', 'to', 'for', 'on', 'in', 'at', 'of', 'from', 'about', 'by', 'into'];
 /** A task ending on a preposition, or on the particle of "set up", "figure out", stops mid-phrase. */
