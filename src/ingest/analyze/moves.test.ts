@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aboutSubject, difficultTask, movesFor } from './moves.ts';
+import { difficultTask } from './move-task.ts';
+import { aboutSubject, movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { readPain } from './pain.ts';
 
