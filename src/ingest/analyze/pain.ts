@@ -377,12 +377,12 @@ const LEADING_VERBS = new Set('seem appear want try manage bother need let make 
 /**
  * The sentence's only problem is a function verb whose negation belongs to another verb (see
  * `negationOfItsOwn`): "I couldn't dream of running a 235b model right now but the GPT-OSS did
- * run…", "I don't think it works that way", "I don't have experience running LLMs on a
+ * run…", "I haven't added tool calling to it yet", "I don't have experience running LLMs on a
  * smartphone". The pain model learned from the plain reading (a negation within three words), so
  * it reads these as failures; among the 1,603 comment and brief-lead sentences labelled blind
- * (fixtures/training/comment-pains.json, both brief-leads fixtures) the 10 whose every cue goes
- * with the narrower reading are no pains, all 10. So it decides alone, after the model, as a
- * denial does (docs/quality.md, "Negations of another verb").
+ * (fixtures/training/comment-pains.json, both brief-leads fixtures) the 5 whose every cue goes
+ * with the narrower reading are no pains, all 5 (labels made before the rule). So it decides
+ * alone, after the model, as a denial does (docs/quality.md, "Negations of another verb").
  */
 export function negatesAnotherVerb(tokens: readonly Token[], sentence: string): boolean {
   return readCues(tokens, sentence) !== undefined && readCues(tokens, sentence, negationOfItsOwn) === undefined;
