@@ -19,7 +19,7 @@ import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { aboutSubject, placeOf } from '../analyze/moves.ts';
 import { clip, productKey } from '../analyze/text.ts';
-import { exampleClause, titleNames, titleSubject } from './themes.ts';
+import { COST_WORDS, exampleClause, SLOW_WORDS, titleNames, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
 
 export const CONTENT_ITEMS = 5;
@@ -175,8 +175,8 @@ export function answersItsAspect(offering: string, quote: string): boolean {
 
 /** Speed and cost: the words of a complaint about each, and those an offering speaks of it with. */
 const ASPECTS = [
-  { complaint: /\b(?:slow\w*|sluggish|laggy|latency|bottleneck\w*)\b/i, offered: /\b(?:fast\w*|speed\w*|slow\w*|latency|throughput|tokens? (?:per|a) second)\b/i },
-  { complaint: /\b(?:expensive|overpriced|pricey|costs?|costly|price[sd]?|pricing|afford\w*)\b/i, offered: /\b(?:costs?|price[sd]?|pricing|cheap\w*|budget|afford\w*|billing|spend\w*|hourly|per hour)\b/i },
+  { complaint: SLOW_WORDS, offered: /\b(?:fast\w*|speed\w*|slow\w*|latency|throughput|tokens? (?:per|a) second)\b/i },
+  { complaint: COST_WORDS, offered: /\b(?:costs?|price\w*|cheap\w*|budget|afford\w*|billing|spend\w*|hourly|per hour)\b/i },
 ];
 
 /** The mean similarity of a theme's window signals to the theme: how much it holds one problem. */

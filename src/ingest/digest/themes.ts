@@ -133,14 +133,18 @@ const KEEP_TITLE_SHARE = 0.5;
 /** A chunk in more than this share of the pains names nothing in particular ("model" in r/LocalLLaMA). */
 const TITLE_MAX_SHARE = 0.05;
 
+/** Words that complain of slowness, and of cost: a theme's title frames them, and an offer answers them only when it speaks of them (brief.ts). */
+export const SLOW_WORDS = /\b(?:slow\w*|sluggish|laggy|forever|bottleneck\w*|latency)\b/i;
+export const COST_WORDS = /\b(?:expensive|overpriced|pricey|costs?|costly|afford\w*|price\w*)\b/i;
+
 /** What the members' problem words say the theme is about, for its title. */
 const PROBLEM_WORDS: [RegExp, { before?: string; after?: string }][] = [
   [/\b(?:crash\w*|segfault\w*|freez\w*|hang(?:s|ing)?)\b/i, { after: 'crashes' }],
   [/\b(?:oom|out of memory|run(?:s|ning)? out of (?:v?ram|memory))\b/i, { after: 'running out of memory' }],
   [/\b(?:hallucinat\w*)\b/i, { after: 'hallucinations' }],
   [/\b(?:errors?|exceptions?|bugs?|buggy|broken|fail\w*)\b/i, { after: 'failures' }],
-  [/\b(?:slow\w*|sluggish|laggy|forever|bottleneck\w*|latency)\b/i, { before: 'slow' }],
-  [/\b(?:expensive|overpriced|pricey|costs?|costly|afford\w*|price\w*)\b/i, { before: 'high cost of' }],
+  [SLOW_WORDS, { before: 'slow' }],
+  [COST_WORDS, { before: 'high cost of' }],
   [/\b(?:lack\w*|missing|unsupported|wish\w*|no way to|no support)\b/i, { before: 'missing' }],
   [/\b(?:confus\w*|overwhelm\w*|lost)\b/i, { before: 'confusing' }],
   [/\b(?:concern\w*|worr\w*|afraid|privacy|fear\w*)\b/i, { before: 'concerns about' }],
