@@ -34,7 +34,9 @@ const FIXED_EXPRESSIONS = /\b(?:out of the box|on the fly|at the end of the day|
  * much: see `costSubject`.
  */
 export function subjectFor(ctx: MoveContext, failing: ThingFailing | undefined): string | undefined {
-  if (failing === 'subject') return subjectOf(ctx, 'before');
+  // Before the verb whose subject it is: the cue's, or the previous clause's when a conjunction
+  // leaves it out (subjectPlace).
+  if (failing === 'subject') return subjectOf({ ...ctx, reading: { ...ctx.reading, cue: subjectPlace(ctx.tokens, ctx.reading.cue) } }, 'before');
   if (failing === 'unreliable') return withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!);
   if (ctx.reading.kind === 'cost') return costSubject(ctx);
   if (ctx.reading.kind === 'speed' && ctx.tokens[ctx.reading.cue]!.pos === 'ADJ') return adjectiveSubject(ctx);
@@ -91,6 +93,28 @@ export function subjectBefore(tokens: readonly Token[], at: number): Token | und
   while (i >= 0 && (tokens[i]!.pos === 'AUX' || tokens[i]!.pos === 'ADV' || tokens[i]!.pos === 'PART' || BEFORE_VERB.has(tokens[i]!.lower))) i--;
   return i >= 0 ? tokens[i] : undefined;
 }
+
+/**
+ * Where the subject of the verb at `verb` is said: right before it, or, when a conjunction leaves
+ * it out ("Q4 MLX is good quality and very fast, but can struggle with more complex tasks", "vLLM
+ * is good for high throughput, but seems to struggle"), before the verb of the clause right before
+ * the conjunction. Returns the index of the verb whose subject it is.
+ */
+export function subjectPlace(tokens: readonly Token[], verb: number): number {
+  const before = subjectBefore(tokens, verb);
+  if (!before || !COORDINATORS.has(before.lower)) return verb;
+  // The verb of the clause right before the conjunction, not an infinitive or a participle ("Air was
+  // able to pass but did struggle": "was", not "pass"; "models often use older versions or get
+  // confused": "use"; "I try to launch qwen3 using VLLM and stuck on…": "try").
+  for (let i = tokens.indexOf(before) - 1; i > 0; i--) {
+    const t = tokens[i]!;
+    if ((t.pos === 'VERB' || t.pos === 'AUX') && tokens[i - 1]!.lower !== 'to' && !/ing$/.test(t.lower)) return i;
+  }
+  return verb;
+}
+
+const COORDINATORS = new Set(['and', 'but', 'yet', 'or']);
+
 /**
  * What a pain that names no product is about: the noun phrase nearest its cue (only those on one
  * `side` of it when given); undefined when no phrase names anything (only pronouns, vague words or

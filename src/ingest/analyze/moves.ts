@@ -5,16 +5,16 @@
  * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
  * measured numbers; a price complaint a pricing move; a missing capability a roadmap move (and
  * something not supported a workaround, not a fix); confusion a plain walkthrough (a choice
- * between many options, a side-by-side of them); a concern a straight answer; frustration with a named product a positioning move. Each move uses the
- * pain's own subject (the product or the noun phrase it is about) and its words, never one
- * template for all.
+ * between many options, a side-by-side of them); a concern a straight answer; frustration with a
+ * named product a positioning move. Each move uses the pain's own subject (the product or the
+ * noun phrase it is about) and its words, never one template for all.
  *
  * `content` is always there (what to write or reply); `pricing`, `roadmap` and `position` are
  * added when the pain calls for them.
  */
 import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
-import { namedProducts, subjectBefore, subjectFor, subjectOf, threadNamed, threadWords, type ThingFailing } from './move-subject.ts';
+import { namedProducts, subjectBefore, subjectFor, subjectOf, subjectPlace, threadNamed, threadWords, type ThingFailing } from './move-subject.ts';
 import { choiceOf, difficultTask, taskOf } from './move-task.ts';
 import type { Token } from './nlp.ts';
 import { bareProblem } from './pain.ts';
@@ -53,7 +53,7 @@ export function movesFor(given: MoveContext): Moves {
   const inTitle = threadWords(ctx.threadTitle);
   const product = named.find((p) => threadNamed(inTitle, p)) ?? named[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
-  const subject = product ?? subjectFor(failing === 'subject' ? { ...ctx, reading: { ...ctx.reading, cue: subjectPlace(ctx.tokens, ctx.reading.cue) } } : ctx, failing);
+  const subject = product ?? subjectFor(ctx, failing);
   // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
   const said = `“${clip(ctx.sentence, 140)}”`;
   const where = placeOf(ctx.community);
@@ -131,27 +131,6 @@ function linked(tokens: readonly Token[], at: number): boolean {
 }
 
 const BEFORE_VERB_LINKS = new Set(['be', 'get', 'seem', 'become', 'look']);
-
-/**
- * Where the subject of the verb at `verb` is said: right before it, or, when a conjunction leaves
- * it out ("Q4 MLX is good quality and very fast, but can struggle with more complex tasks", "vLLM
- * is good for high throughput, but seems to struggle"), before the verb of the clause right before
- * the conjunction. Returns the index of the verb whose subject it is.
- */
-function subjectPlace(tokens: readonly Token[], verb: number): number {
-  const before = subjectBefore(tokens, verb);
-  if (!before || !COORDINATORS.has(before.lower)) return verb;
-  // The verb of the clause right before the conjunction, not an infinitive or a participle ("Air was
-  // able to pass but did struggle": "was", not "pass"; "models often use older versions or get
-  // confused": "use"; "I try to launch qwen3 using VLLM and stuck on…": "try").
-  for (let i = tokens.indexOf(before) - 1; i > 0; i--) {
-    const t = tokens[i]!;
-    if ((t.pos === 'VERB' || t.pos === 'AUX') && tokens[i - 1]!.lower !== 'to' && !/ing$/.test(t.lower)) return i;
-  }
-  return verb;
-}
-
-const COORDINATORS = new Set(['and', 'but', 'yet', 'or']);
 
 /**
  * pain.ts reads a negated quality ("not usable", "not clear", "not worth it") as something
