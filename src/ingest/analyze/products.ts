@@ -41,8 +41,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nlpType from 'compromise';
-import { CHAT_SHORTHAND, flexible, productKey, titleCase } from './text.ts';
-import { wordVectors } from './vectors.ts';
+import { CHAT_SHORTHAND, flexible, isAcronym, productKey, titleCase } from './text.ts';
+import { ordinaryWord, wordVectors } from './vectors.ts';
 import type { Token } from './nlp.ts';
 
 export interface TrackedProduct {
@@ -495,11 +495,8 @@ const SCORE_REACH = 5;
 
 const SCORE_WORDS = new Set(['score', 'scored', 'scores', 'scoring', 'achieve', 'achieves', 'achieved', 'benchmark', 'benchmarks', 'leaderboard', 'elo']);
 
-/** Words this frequent in English are ordinary words, whatever their capital. */
-const COMMON_RANK = 30_000;
-
 function rare(lower: string): boolean {
-  return (wordVectors().rank(lower) ?? Infinity) > COMMON_RANK;
+  return !ordinaryWord(lower);
 }
 
 /**
@@ -515,9 +512,6 @@ function genericPhrase(tokens: readonly Token[], from: number, to: number, organ
   return words.length > 1 && words.every((t) => !oddShape(t.text) && !rare(t.lower)) && !organization(words.map((t) => t.text).join(' '));
 }
 
-function isAcronym(text: string): boolean {
-  return /^[A-Z]{2,5}s?$/.test(text);
-}
 
 function remembered(verdict: (text: string) => boolean): (text: string) => boolean {
   const known = new Map<string, boolean>();

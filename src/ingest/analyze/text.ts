@@ -181,6 +181,11 @@ export function flexible(name: string): string {
 }
 
 /** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
+/** A word written as an acronym: two to five capitals, perhaps a plural ("GPU", "LLMs", "RAG"). */
+export function isAcronym(text: string): boolean {
+  return /^[A-Z]{2,5}s?$/.test(text);
+}
+
 export function productKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
 }

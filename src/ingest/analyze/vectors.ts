@@ -267,3 +267,11 @@ export function wordVectors(): WordVectors {
   shared ??= parseWordVectors(wordVectorBytes(), DEFAULT_VECTORS_PATH);
   return shared;
 }
+
+/** Words this frequent in English are ordinary words, whatever their capital ("Windows", "Studio"). */
+const ORDINARY_RANK = 30_000;
+
+/** Whether a lower-cased word is an ordinary English word (among the vectors' ORDINARY_RANK most frequent). */
+export function ordinaryWord(lower: string): boolean {
+  return (wordVectors().rank(lower) ?? Infinity) <= ORDINARY_RANK;
+}

@@ -287,6 +287,58 @@ describe('theme grouper', () => {
     assert.doesNotMatch(title, /particular/i, title);
   });
 
+  test('a title names a thing: it ends on a noun, never inside a phrase ("Problems with absolute fastest")', () => {
+    const title = titleOfTheme([
+      pain('f1', 'It is still painfully slow on my card.', 'What is the absolute fastest way to run Kimi?'),
+      pain('f2', 'Nothing I tried got it under a minute per answer.', 'The absolute fastest setup for Kimi?'),
+      pain('f3', 'Every config I tried was slower than the docs claim.', 'Absolute fastest inference engine for Kimi'),
+    ]);
+    assert.doesNotMatch(title, /fastest$/i, title);
+    // A compound's "-ing", which the tagger reads as a verb, ends a name ("tool calling").
+    const calling = titleOfTheme([
+      pain('c1', 'Tool calling breaks after two turns.', 'Tool calling in llama.cpp'),
+      pain('c2', 'Tool calling returns garbage JSON.', 'Is tool calling fixed yet?'),
+      pain('c3', 'Tool calling loops forever on Qwen.', 'Tool calling with Qwen'),
+    ]);
+    assert.match(calling, /tool calling/i, calling);
+  });
+
+  test('a title names what two of its posts name before what one names, however rare', () => {
+    // "vision models" is named elsewhere too (9 of 300 other pains); "blatant attempt" nowhere
+    // else, so by rarity alone one post's words titled the theme.
+    const g = grouper();
+    const other = (i: number) => (i < 9 ? `My vision models break on picture number ${i}.` : `The backup drive number ${i} fills up before the nightly export finishes.`);
+    g.seed('sov_background', Array.from({ length: 300 }, (_, i) => pain(`bg${i}`, other(i))));
+    g.seed('sov_theme', [
+      pain('s1', 'The blatant attempt at gaming the charts annoys me.', 'Vision models are benchmaxxed'),
+      pain('s2', 'Every number there is inflated.', 'Are vision models benchmaxxed?'),
+      pain('s3', 'Nobody can reproduce them.', 'New results'),
+    ]);
+    const title = g.title(g.get('sov_theme')!);
+    assert.match(title, /vision models/i, title);
+  });
+
+  test('an ordinary word two posts happen to say does not come first: it names nothing in particular', () => {
+    // "words" is said elsewhere too (12 of 300 other pains); "Ollama" by one post of the theme.
+    const g = grouper();
+    const other = (i: number) => (i < 12 ? `The words on slide ${i} overflow the box.` : `The backup drive number ${i} fills up before the nightly export finishes.`);
+    g.seed('sov_background', Array.from({ length: 300 }, (_, i) => pain(`bg${i}`, other(i))));
+    g.seed('sov_theme', [
+      pain('o1', 'Ollama keeps mangling the words of my prompt.', 'Help'),
+      pain('o2', 'The words come back garbled.', 'Help'),
+    ]);
+    const title = g.title(g.get('sov_theme')!);
+    assert.match(title, /Ollama/, title);
+  });
+
+  test('a run never named apart from a longer one is a piece of it, not a name ("east Asian" of "east Asian languages")', () => {
+    const title = titleOfTheme([
+      pain('e1', 'Tokenizing east Asian languages is painfully slow.', 'Help'),
+      pain('e2', 'Every model I tried is slow on east Asian languages.', 'Help'),
+    ]);
+    assert.match(title, /east Asian languages/i, title);
+  });
+
   test('context: the thread title, not the post text (it made unrelated posts look alike)', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
     assert.equal(painContext(thread), 'Out of memory');

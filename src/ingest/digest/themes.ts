@@ -32,9 +32,9 @@
  * noun chunks and MAX_QUOTES quotes.
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
-import { clip, titleCase } from '../analyze/text.ts';
+import { clip, isAcronym, titleCase } from '../analyze/text.ts';
 import { isVague, SENTIMENT_WORDS, VAGUE_WORDS } from '../analyze/vague.ts';
-import { addInto, cosine, normalize, wordVectors } from '../analyze/vectors.ts';
+import { addInto, cosine, normalize, ordinaryWord, wordVectors } from '../analyze/vectors.ts';
 import { termCounts, terms, words } from './terms.ts';
 import { placeOf } from '../analyze/moves.ts';
 
@@ -650,7 +650,11 @@ export class ThemeGrouper {
    * is skipped), in its most frequent spelling. Posts, not pains: a thread with twenty pains in a
    * theme titled it after its own headline ("Slow airport people" for a theme about running
    * models locally). idf squared: with idf alone the broad word of a name won ("Problems with
-   * calling", "Problems with Coder" where idf² gives "tool calling", "Qwen3-Coder").
+   * calling", "Problems with Coder" where idf² gives "tool calling", "Qwen3-Coder"). A chunk two
+   * of its posts name comes before any that only one names, when it says something in particular:
+   * several words or an uncommon one. By idf² alone one post's words titled half the themes
+   * ("Problems with blatant attempt" over six posts); two posts sharing an ordinary word say
+   * little more ("Problems with type", "Problems with words" in daily briefs).
    */
   private leadingChunk(theme: ThemeState): string | undefined {
     return this.leadingChunks(theme, 1)[0]?.display;
@@ -658,16 +662,35 @@ export class ThemeGrouper {
 
   /** The `n` most characteristic chunks, best first (see leadingChunk). */
   private leadingChunks(theme: ThemeState, n: number): { display: string; score: number }[] {
-    const scored: { score: number; key: string; chunk: { displays: Map<string, number> } }[] = [];
+    const scored: { score: number; key: string; chunk: ThemeChunk; shared: number }[] = [];
     const common = Math.max(5, this.pains * TITLE_MAX_SHARE);
     for (const [key, c] of theme.chunks) {
       const df = this.chunkDf.get(key) ?? 0;
       if (df > common && this.pains > 40) continue;
       const idf = smoothedIdf(this.pains, df);
-      scored.push({ score: c.posts.size * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c });
+      const shared = Number(c.posts.size >= 2 && particular(key, c));
+      scored.push({ score: c.posts.size * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c, shared });
     }
-    scored.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
-    return scored.slice(0, n).map(({ chunk, score }) => ({ display: [...chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0], score }));
+    scored.sort((a, b) => b.shared - a.shared || b.score - a.score || (a.key < b.key ? -1 : 1));
+    const named: typeof scored = [];
+    for (const x of scored) {
+      if (named.length === n) break;
+      if (!this.onlyAPiece(x.key, theme)) named.push(x);
+    }
+    return named.map(({ chunk, score }) => ({ display: displayOf(chunk), score }));
+  }
+
+  /**
+   * Whether a chunk is never named apart from a longer one of the theme that holds it: every pain
+   * naming "Studio crashes" named "LM Studio crashes". A piece of a name titled a theme when the
+   * name was taken ("Problems with Studio").
+   */
+  private onlyAPiece(key: string, theme: ThemeState): boolean {
+    const df = this.chunkDf.get(key);
+    for (const longer of theme.chunks.keys()) {
+      if (longer.length > key.length && ` ${longer} `.includes(` ${key} `) && this.chunkDf.get(longer) === df) return true;
+    }
+    return false;
   }
 
   /** The kind of problem its pains name most, if at least PROBLEM_SHARE of them name it. */
@@ -769,6 +792,9 @@ function chunkOf(words: readonly Token[], asName = false, atStart?: boolean): { 
   if (asName && words.every((t) => PROBLEM_WORDS.some(([re]) => re.test(t.text)))) return undefined;
   // A name is what its last word names, and a feeling names nothing ("academic bullshit").
   if (asName && SENTIMENT_WORDS.has(words[words.length - 1]!.lower)) return undefined;
+  // Nor does a word that is no noun: a run of a noun chunk can end inside it ("absolute fastest"
+  // of "the absolute fastest way", "Free online" of "Free online demo", "Claude Code seeing").
+  if (asName && !namesAThing(words, atStart)) return undefined;
   // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
   if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) return undefined;
   const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
@@ -778,6 +804,38 @@ function chunkOf(words: readonly Token[], asName = false, atStart?: boolean): { 
   const lower = (t: Token, i: number) => /^[A-Z][a-z]+$/.test(t.text) && i === 0 && t.pos !== 'PROPN' && (atStart ?? true);
   const display = words.map((t, i) => (lower(t, i) ? t.lower : t.text)).join(' ');
   return { key, display };
+}
+
+/**
+ * Whether a run of words ends on a noun, so it can name a thing: a noun or a name, or the
+ * "-ing" of a compound, which the tagger reads as a verb. After a noun it is one ("prompt
+ * processing"); after a name only when capitalised as the name's part ("Qwen Embedding"), or
+ * when the "name" is a sentence's first word, which the tagger reads as a name for its capital
+ * ("Tool calling breaks"). "Claude Code seeing" is no name.
+ */
+function namesAThing(words: readonly Token[], atStart: boolean | undefined): boolean {
+  const last = words[words.length - 1]!;
+  if (last.pos === 'NOUN' || last.pos === 'PROPN') return true;
+  const before = words[words.length - 2];
+  if (last.pos !== 'VERB' || !last.lower.endsWith('ing') || before === undefined) return false;
+  if (before.pos === 'NOUN') return true;
+  return before.pos === 'PROPN' && (/^[A-Z]/.test(last.text) || (words.length === 2 && (atStart ?? true)));
+}
+
+/**
+ * Whether a chunk says something in particular: several words, an acronym or an uncommon word.
+ * Judged as written, not as keyed: the key's lemma of "data" is the uncommon "datum", and "RAG"
+ * is an acronym, not the ordinary word "rag".
+ */
+function particular(key: string, chunk: ThemeChunk): boolean {
+  if (key.includes(' ')) return true;
+  const display = displayOf(chunk);
+  return isAcronym(display) || !ordinaryWord(display.toLowerCase());
+}
+
+/** A chunk's most frequent spelling. */
+function displayOf(chunk: ThemeChunk): string {
+  return [...chunk.displays].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
 }
 
 function pruneChunks(chunks: Map<string, ThemeChunk>): void {

@@ -198,4 +198,26 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['576bb9b', 'old'],
     ['ca4757a', 'new'],
   ]);
+
+  // Theme titles that name what two posts share, any chunk two posts name first (a version not
+  // kept: its titles were judged better over the export backfill, not in the daily briefs), on
+  // 2025-06-29 to 07-05 with the demo's briefs: the items that differ from 19fc29b, mixed.
+  printRatedTogether('titles-shared-2026-11-27/', 'Any shared chunk titles first, 2025-06-29 to 07-05 and the demo, the items that differ (not kept)', 31, [
+    ['19fc29b', 'old'],
+    ['shared chunks first', 'new'],
+  ]);
+
+  // A shared chunk first only when it is several words or an uncommon word, the word judged as
+  // keyed ("datum" for "data"), the same days, the items that differ from 19fc29b, mixed.
+  printRatedTogether('titles-gated-2026-11-27/', 'Shared chunks first when particular, 2025-06-29 to 07-05 and the demo, the items that differ', 33, [
+    ['19fc29b', 'old'],
+    ['particular shared chunks first', 'new'],
+  ]);
+
+  // The titles as kept: that word judged as written ("data", "RAG"), the same days, the items
+  // that differ from 19fc29b, mixed.
+  printRatedTogether('titles-final-2026-11-27/', 'Theme titles as kept, 2025-06-29 to 07-05 and the demo, the items that differ', 35, [
+    ['19fc29b', 'old'],
+    ['titles as kept', 'new'],
+  ]);
 }

@@ -7,13 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 
-type Rating = 'good' | 'ok' | 'bad';
-interface Key {
-  id: number;
+export type Rating = 'good' | 'ok' | 'bad';
+export interface Key {
+  id: number | string;
   new: 'A' | 'B';
 }
-interface Answer {
-  id: number;
+export interface Answer {
+  id: number | string;
   better: 'A' | 'B' | 'same';
   A: Rating;
   B: Rating;

@@ -2,11 +2,14 @@
  * Theme titles judged blind (test/fixtures/quality/theme-titles/README.md): two annotators
  * compared the old and the new title of the 40 biggest themes of the r/LocalLLaMA backfill, not
  * knowing which was which. Prints, per annotator, which title they preferred and how accurate
- * they found each.
+ * they found each; then, per later round (one title rule, every title it changes in an export
+ * backfill, rated like the move titles of move-subjects.ts), the same for the titles the committed
+ * rule changes.
  *
  *   node --import tsx test/ingest/quality/titles.ts
  */
 import { readFileSync } from 'node:fs';
+import { moveScores, type Answer as MoveAnswer, type Key as MoveKey, type Rating } from './move-subjects.ts';
 
 interface Key {
   n: number;
@@ -36,6 +39,32 @@ export function titleScores(answers: Answer[], key: Key[]) {
   return score;
 }
 
+/** A later round: one title rule, every theme of an export backfill whose title it changes (`round-<name>-*.json`). */
+interface RoundKey extends MoveKey {
+  /** Whether the rule as committed (or, for a rule not kept or kept narrowed, as judged) changes this title: a round is judged on the code of its day. */
+  shipped: boolean;
+}
+
+/**
+ * The rounds, in order. A rule judged and not kept is scored on every title it changed. `shared`
+ * was kept narrowed: a chunk two posts name comes first only when it is several words or an
+ * uncommon word (`session-gated`: all kept rules so far against 19fc29b), and `written` judged
+ * that word as written, not as keyed. `without-pieces` took `pieces` out again, judged once more
+ * after the narrowing: here "new" is the code without it.
+ */
+const ROUNDS: { name: string; verdict: 'kept' | 'not kept' | 'kept narrowed' | 'kept, before written' }[] = [
+  { name: 'nouns', verdict: 'kept' },
+  { name: 'vague-heads', verdict: 'not kept' },
+  { name: 'shared', verdict: 'kept narrowed' },
+  { name: 'held-subsets', verdict: 'not kept' },
+  { name: 'name-pieces', verdict: 'not kept' },
+  { name: 'pieces', verdict: 'kept' },
+  { name: 'session-ungated', verdict: 'not kept' },
+  { name: 'session-gated', verdict: 'kept, before written' },
+  { name: 'written', verdict: 'kept' },
+  { name: 'without-pieces', verdict: 'not kept' },
+];
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const key = read<Key[]>('key.json');
   console.log('| annotator | prefers new | prefers old | same | new: accurate / partly / misleading | old: accurate / partly / misleading |\n|---|---|---|---|---|---|');
@@ -43,5 +72,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const s = titleScores(read<Answer[]>(name), key);
     const acc = (a: number[]) => `${a[2]} / ${a[1]} / ${a[0]}`;
     console.log(`| ${name.replace(/\.json$/, '')} | ${s.preferNew} | ${s.preferOld} | ${s.same} | ${acc(s.accuracy.new)} | ${acc(s.accuracy.old)} |`);
+  }
+  console.log('\n| round | annotator | prefers new | prefers old | same | new: good / ok / bad | old: good / ok / bad |\n|---|---|---|---|---|---|---|');
+  for (const { name, verdict } of ROUNDS) {
+    const roundKey = read<RoundKey[]>(`round-${name}-key.json`);
+    for (const annotator of [1, 2]) {
+      const shipped = new Set(roundKey.filter((k) => k.shipped).map((k) => k.id));
+      const s = moveScores(read<MoveAnswer[]>(`round-${name}-answers-${annotator}.json`).filter((a) => shipped.has(a.id)), roundKey);
+      const rated = (r: Record<Rating, number>) => `${r.good} / ${r.ok} / ${r.bad}`;
+      console.log(`| ${name} (${verdict}) | ${annotator} | ${s.preferNew} | ${s.preferOld} | ${s.same} | ${rated(s.rated.new)} | ${rated(s.rated.old)} |`);
+    }
   }
 }
