@@ -400,3 +400,8 @@ test('a task too long for a title is cut where a new clause starts, else before 
   // Short enough: as written.
   assert.equal(difficultTask('I had some trouble getting the reranker to load while the server was busy.'), 'getting the reranker to load while the server was busy');
 });
+
+test('forum shorthand is never the subject: "slow af" is slow, not "af"', () => {
+  const title = moves('i set 4000 and its fast and inaccurate but 50,000 is slow af').content.title;
+  assert.doesNotMatch(title, /\baf\b/, title);
+});

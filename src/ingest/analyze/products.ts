@@ -41,7 +41,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type nlpType from 'compromise';
-import { CHAT_SHORTHAND, flexible, isAcronym, productKey, titleCase } from './text.ts';
+import { CHAT_SHORTHAND, flexible, isAcronym, productKey, titleCase, UNITS } from './text.ts';
 import { ordinaryWord, wordVectors } from './vectors.ts';
 import type { Token } from './nlp.ts';
 
@@ -525,13 +525,16 @@ function remembered(verdict: (text: string) => boolean): (text: string) => boole
   };
 }
 
+/** A name ending in a number and its unit ("Mac Studio 512 GB"). */
+const QUANTITY = new RegExp(`\\b\\d+(?:\\.\\d+)?\\s?(?:${UNITS.map((u) => u.replace(/[/%]/g, (c) => `\\${c}`)).join('|')})$`, 'i');
+
 /** Not a place or its people ("American"), person, date, holiday, language, platform, unit, quantity or compound adjective ("CPU-only"). */
 function plausibleName(name: string): boolean {
   const key = productKey(name);
   if (key.length < 2 || NEVER.has(key) || NEVER.has(name.toLowerCase())) return false;
   // "Elon Musk", "Spring Break": every word a never-word (the list holds single words).
   if (name.toLowerCase().split(/[\s\-_]+/).every((word) => NEVER.has(word))) return false;
-  if (/^\d|\b\d+(?:\.\d+)?\s?(?:gb|mb|tb|kb|ghz|mhz|w|ms|s|k|b|m|t\/s|tok\/s|%)$/i.test(name)) return false;
+  if (/^\d/.test(name) || QUANTITY.test(name)) return false;
   // "CPU-only", "AI-powered", "LLM-based": a compound adjective describes a thing, it names none
   // ("SWE-agent" and "LE-chat", an acronym and a noun, are left to the other rules).
   const compound = /^[A-Z]{2,5}s?-([a-z]+)$/.exec(name);

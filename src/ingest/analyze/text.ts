@@ -134,9 +134,10 @@ export function clip(text: string, max: number): string {
 
 /**
  * Forum shorthand that says how the writer speaks, never what they speak of ("imo", "tbh",
- * "IIRC", and spoken contractions: "gonna", "tho"): neither a product nor a subject.
+ * "IIRC", "slow af", and spoken contractions: "gonna", "tho"): neither a product, a subject nor
+ * part of a theme's title.
  */
-export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa eli5 op ama tldr tl;dr lol lmao btw idk afaik iirc fwiw ngl smh gonna wanna gotta kinda sorta dunno tho'.split(' '));
+export const CHAT_SHORTHAND: ReadonlySet<string> = new Set('imo imho tbh fyi psa eli5 op ama tldr tl;dr lol lmao btw idk afaik iirc fwiw ngl smh af gonna wanna gotta kinda sorta dunno tho'.split(' '));
 
 /**
  * A comparison's other term follows one of these, after at most a determiner or one coordinated
@@ -181,6 +182,9 @@ export function flexible(name: string): string {
 }
 
 /** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
+/** Units a quantity is written in ("288.0 GB", "30 tok/s"): what follows a number is no name. */
+export const UNITS = ['gb', 'mb', 'tb', 'kb', 'ghz', 'mhz', 'w', 'ms', 's', 'k', 'b', 'm', 't/s', 'tok/s', '%'] as const;
+
 /** A word written as an acronym: two to five capitals, perhaps a plural ("GPU", "LLMs", "RAG"). */
 export function isAcronym(text: string): boolean {
   return /^[A-Z]{2,5}s?$/.test(text);

@@ -339,6 +339,22 @@ describe('theme grouper', () => {
     assert.match(title, /east Asian languages/i, title);
   });
 
+  test('a quantity is no name: a title never opens on a number\'s unit ("GB VRAM" of "96 GB VRAM")', () => {
+    const title = titleOfTheme([
+      pain('g1', 'Even with 96 GB VRAM the model spills to system memory.', 'Help'),
+      pain('g2', 'My 48 GB VRAM is not enough for the context I need.', 'Help'),
+    ]);
+    assert.doesNotMatch(title, /\bGB\b/i, title);
+  });
+
+  test('a title never holds forum shorthand ("Slow confused tbh")', () => {
+    const title = titleOfTheme([
+      pain('h1', 'Got confused tbh, and it is slow.', 'Confused tbh'),
+      pain('h2', 'Slow and confused tbh.', 'Confused tbh'),
+    ]);
+    assert.doesNotMatch(title, /\btbh\b/i, title);
+  });
+
   test('context: the thread title, not the post text (it made unrelated posts look alike)', () => {
     const thread = { title: 'Out of memory', selftext: 'My GPU runs out of VRAM. Any ideas?' };
     assert.equal(painContext(thread), 'Out of memory');

@@ -32,7 +32,7 @@
  * noun chunks and MAX_QUOTES quotes.
  */
 import { nounChunks, tag, type Token } from '../analyze/nlp.ts';
-import { clip, isAcronym, titleCase } from '../analyze/text.ts';
+import { CHAT_SHORTHAND, clip, isAcronym, titleCase, UNITS } from '../analyze/text.ts';
 import { isVague, SENTIMENT_WORDS, VAGUE_WORDS } from '../analyze/vague.ts';
 import { addInto, cosine, normalize, ordinaryWord, wordVectors } from '../analyze/vectors.ts';
 import { termCounts, terms, words } from './terms.ts';
@@ -759,6 +759,8 @@ function namesOf(tokens: readonly Token[]): { key: string; display: string }[] {
     const before = tokens[chunkFrom - 1];
     const from = chunkFrom > 1 && !headline && before && /^[A-Z][a-z]+$/.test(before.text) && (before.pos === 'VERB' || before.pos === 'ADJ') ? chunkFrom - 1 : chunkFrom;
     for (let i = from; i < to; i++) {
+      // A quantity is no name: "GB VRAM" of "96 GB VRAM" opens on the number's unit.
+      if (i > 0 && tokens[i - 1]!.pos === 'NUM' && UNIT_WORDS.has(tokens[i]!.lower)) continue;
       for (let j = i + 1; j <= Math.min(to, i + NAME_WORDS); j++) {
         // A span opening with a quality ("big push", "actual expert") is the span without it.
         if (tokens[i]!.pos === 'ADJ' && (VAGUE_WORDS.has(tokens[i]!.lower) || QUALITIES.has(tokens[i]!.lower))) continue;
@@ -771,6 +773,7 @@ function namesOf(tokens: readonly Token[]): { key: string; display: string }[] {
 }
 
 const NAME_WORDS = 3;
+const UNIT_WORDS: ReadonlySet<string> = new Set(UNITS);
 /** Adjectives of size or degree: they say how much, not what. */
 const QUALITIES = new Set('big bigger biggest huge tiny actual full real whole entire simple basic main certain specific particular various several general'.split(' '));
 
@@ -795,8 +798,9 @@ function chunkOf(words: readonly Token[], asName = false, atStart?: boolean): { 
   // Nor does a word that is no noun: a run of a noun chunk can end inside it ("absolute fastest"
   // of "the absolute fastest way", "Free online" of "Free online demo", "Claude Code seeing").
   if (asName && !namesAThing(words, atStart)) return undefined;
-  // Numbers and single letters come from sizes and versions ("32 B"): they name no problem.
-  if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text))) return undefined;
+  // Numbers and single letters come from sizes and versions ("32 B"): they name no problem; nor
+  // does forum shorthand ("Slow confused tbh").
+  if (words.some((t) => t.type !== 'word' || t.pos === 'NUM' || t.pos === 'PRON' || t.text.length < 2 || /['’]/.test(t.text) || (asName && CHAT_SHORTHAND.has(t.lower)))) return undefined;
   const key = words.map((t, i) => (i === words.length - 1 ? t.lemma : t.lower)).join(' ');
   // A sentence's capital goes ("Memory leaks" → "memory leaks"). `atStart`, when known: whether
   // the words open their sentence (only then is a capital the sentence's: "on Hugging Face" keeps

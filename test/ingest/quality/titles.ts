@@ -63,6 +63,8 @@ const ROUNDS: { name: string; verdict: 'kept' | 'not kept' | 'kept narrowed' | '
   { name: 'session-gated', verdict: 'kept, before written' },
   { name: 'written', verdict: 'kept' },
   { name: 'without-pieces', verdict: 'not kept' },
+  { name: 'units', verdict: 'kept' },
+  { name: 'bigger-takes', verdict: 'not kept' },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
