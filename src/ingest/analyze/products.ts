@@ -512,7 +512,6 @@ function genericPhrase(tokens: readonly Token[], from: number, to: number, organ
   return words.length > 1 && words.every((t) => !oddShape(t.text) && !rare(t.lower)) && !organization(words.map((t) => t.text).join(' '));
 }
 
-
 function remembered(verdict: (text: string) => boolean): (text: string) => boolean {
   const known = new Map<string, boolean>();
   return (text) => {

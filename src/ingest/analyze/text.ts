@@ -181,7 +181,6 @@ export function flexible(name: string): string {
     .join('[\\s.\\-_]?');
 }
 
-/** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
 /** Units a quantity is written in ("288.0 GB", "30 tok/s"): what follows a number is no name. */
 export const UNITS = ['gb', 'mb', 'tb', 'kb', 'ghz', 'mhz', 'w', 'ms', 's', 'k', 'b', 'm', 't/s', 'tok/s', '%'] as const;
 
@@ -190,6 +189,7 @@ export function isAcronym(text: string): boolean {
   return /^[A-Z]{2,5}s?$/.test(text);
 }
 
+/** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
 export function productKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
 }

@@ -651,10 +651,10 @@ export class ThemeGrouper {
    * theme titled it after its own headline ("Slow airport people" for a theme about running
    * models locally). idf squared: with idf alone the broad word of a name won ("Problems with
    * calling", "Problems with Coder" where idf² gives "tool calling", "Qwen3-Coder"). A chunk two
-   * of its posts name comes before any that only one names, when it says something in particular:
-   * several words or an uncommon one. By idf² alone one post's words titled half the themes
-   * ("Problems with blatant attempt" over six posts); two posts sharing an ordinary word say
-   * little more ("Problems with type", "Problems with words" in daily briefs).
+   * of its posts name comes before any that only one names, when it says something in particular
+   * (`particular`). By idf² alone one post's words titled half the themes ("Problems with blatant
+   * attempt" over six posts); two posts sharing an ordinary word say little more ("Problems with
+   * type", "Problems with words" in daily briefs).
    */
   private leadingChunk(theme: ThemeState): string | undefined {
     return this.leadingChunks(theme, 1)[0]?.display;
@@ -682,8 +682,9 @@ export class ThemeGrouper {
 
   /**
    * Whether a chunk is never named apart from a longer one of the theme that holds it: every pain
-   * naming "Studio crashes" named "LM Studio crashes". A piece of a name titled a theme when the
-   * name was taken ("Problems with Studio").
+   * naming "east Asian" named "east Asian languages". Scored alike, the shorter won on its
+   * spelling, and a piece titled the theme ("Slow Asian languages", "Problems with 32-bit
+   * Raspberry").
    */
   private onlyAPiece(key: string, theme: ThemeState): boolean {
     const df = this.chunkDf.get(key);
