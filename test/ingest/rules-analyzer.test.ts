@@ -73,6 +73,15 @@ describe('rules analyzer', () => {
     assert.deepEqual(pains, ['carol']);
   });
 
+  test('confusing one thing with another is no pain ("He probably confused it with LM Studio"); a thing that gets confused is', () => {
+    const t = thread('LM Studio CUDA 12 runtime', 'Which runtime should I pick for my 3090?', [
+      ['alice', 'He probably confused it with LM Studio, it still incompatible when using CUDA 12 on LM Studio, only the normal CUDA runtime is compatible.'],
+      ['bob', 'The model seems to get confused often and calls the tool with the wrong arguments.'],
+    ]);
+    const pains = kinds(analyzeThread(t, MEMORY), 'pain').map((p) => p.author);
+    assert.deepEqual(pains, ['bob']);
+  });
+
   test('a pain gets moves that fit it; its quote is verbatim and its author kept; relief is no pain', () => {
     const t = thread('Help with context length', 'I have 24GB of VRAM. Ollama keeps crashing when I load a 32k context and it is driving me nuts.', [
       ['alice', 'Works fine for me, no issues at all.'],

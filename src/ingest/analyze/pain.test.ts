@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, leakAsNews, negatesAnotherVerb, readPain, type PainKind } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, readPain, type PainKind } from './pain.ts';
 
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
@@ -133,4 +133,19 @@ test('a leak told as news is no pain; something leaking is, and so is a sentence
     'Every run the server has a memory leak and dies.',
     'The leaked model is terrible at coding and crashes my server.',
   ]) assert.ok(!leakAsNews(tag(sentence), sentence), sentence);
+});
+
+test('confusing one thing with another is a mix-up, no pain; a thing that gets confused, or a writer confused by something, is read as before', () => {
+  for (const sentence of [
+    'Ah, I confused it with K2, it is not.',
+    'By the way, some people confuse analyzing video with analyzing frames - but these are separate modalities.',
+    'He probably confused it with LM Studio, it still incompatible when using CUDA 12 on LM Studio.',
+  ]) assert.ok(mistakesOneForAnother(tag(sentence), sentence), sentence);
+  for (const sentence of [
+    'It seems to get confused with background noise.',
+    'Models often use older versions of the library or get confused with Pandas.',
+    "I'm confused by all these leaderboards.",
+    'I confused it with K2 and then the server crashed with every model I loaded.',
+    'After thinking for 10k tokens it was so confused it stopped thinking with </thinking> instead of </think>.',
+  ]) assert.ok(!mistakesOneForAnother(tag(sentence), sentence), sentence);
 });

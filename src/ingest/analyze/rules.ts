@@ -20,7 +20,7 @@ import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, leakAsNews, negatesAnotherVerb, PAIN_HINT, readCues } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, PAIN_HINT, readCues } from './pain.ts';
 import type { Features } from './linear-model.ts';
 import { commentPainGate, isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
 import { wordVectors } from './vectors.ts';
@@ -97,7 +97,8 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
           (part !== 'comment' || gate.probability(read.features) >= gate.threshold) &&
           !deniesProblem(read.sentence) &&
           !leakAsNews(read.evidence.tokens ?? [], read.sentence) &&
-          !negatesAnotherVerb(read.evidence.tokens ?? [], read.sentence);
+          !negatesAnotherVerb(read.evidence.tokens ?? [], read.sentence) &&
+          !mistakesOneForAnother(read.evidence.tokens ?? [], read.sentence);
         for (const product of read.products) {
           // "Worse than GLM" is no complaint about GLM (text.ts comparedOnly).
           const complaint = pain && !comparedOnly(read.whole, product);
