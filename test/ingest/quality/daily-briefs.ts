@@ -220,4 +220,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['19fc29b', 'old'],
     ['titles as kept', 'new'],
   ]);
+
+  // The session's end (8778050: the title rules, units and shorthand, mix-ups), the same days,
+  // the items that differ from 19fc29b, mixed.
+  printRatedTogether('session-head-2026-11-27/', 'Before and after the session of 2026-11-27 (titles, mix-ups), 2025-06-29 to 07-05 and the demo, the items that differ', 37, [
+    ['19fc29b', 'old'],
+    ['8778050', 'new'],
+  ]);
 }
