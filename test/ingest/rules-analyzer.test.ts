@@ -82,6 +82,15 @@ describe('rules analyzer', () => {
     assert.deepEqual(pains, ['bob']);
   });
 
+  test('a problem said to be fixed is no pain ("the loading issue is now fixed"); a bug not fixed yet is', () => {
+    const t = thread('Kimi K2 GGUFs updated', 'New uploads are up.', [
+      ['alice', 'Edit: The 300B loading issue is now fixed.'],
+      ['bob', "It's a bug which isn't fixed yet, the 300B model still fails to load for me."],
+    ]);
+    const pains = kinds(analyzeThread(t, MEMORY), 'pain').map((p) => p.author);
+    assert.deepEqual(pains, ['bob']);
+  });
+
   test('a pain gets moves that fit it; its quote is verbatim and its author kept; relief is no pain', () => {
     const t = thread('Help with context length', 'I have 24GB of VRAM. Ollama keeps crashing when I load a 32k context and it is driving me nuts.', [
       ['alice', 'Works fine for me, no issues at all.'],

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, readPain, type PainKind } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, readPain, reportsFixed, type PainKind } from './pain.ts';
 
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
@@ -148,4 +148,19 @@ test('confusing one thing with another is a mix-up, no pain; a thing that gets c
     'I confused it with K2 and then the server crashed with every model I loaded.',
     'After thinking for 10k tokens it was so confused it stopped thinking with </thinking> instead of </think>.',
   ]) assert.ok(!mistakesOneForAnother(tag(sentence), sentence), sentence);
+});
+
+test('a problem said to be fixed is no pain; one whose fix is denied is', () => {
+  for (const sentence of [
+    'Edit: The 300B loading issue is now fixed.',
+    'The wizards at Unsloth seem to have fixed the tool-calling issues that have been plaguing Qwen3-Coder.',
+    'The project solves existing issues in audio generation when using Orpheus.',
+    'GLM-4 32b has been pretty great (well after all the problems with the support have been resolved).',
+  ]) assert.ok(reportsFixed(sentence), sentence);
+  for (const sentence of [
+    "It's a bug which isn't fixed yet.",
+    'It is not fixed, the issue is still there.',
+    "Now, this next issue is something I couldn't fix.",
+    "I've been trying to fix it but haven't found success.",
+  ]) assert.ok(!reportsFixed(sentence), sentence);
 });

@@ -20,7 +20,7 @@ import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, PAIN_HINT, readCues } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, PAIN_HINT, readCues, reportsFixed } from './pain.ts';
 import type { Features } from './linear-model.ts';
 import { commentPainGate, isPain, painFeatures, painModel, type SentenceEvidence, type SentencePlace } from './pain-model.ts';
 import { wordVectors } from './vectors.ts';
@@ -96,6 +96,7 @@ export function threadReader(memory: AnalyzerMemory): (thread: SourceThread) => 
           isPain(probability, read.evidence.reading, model.threshold) &&
           (part !== 'comment' || gate.probability(read.features) >= gate.threshold) &&
           !deniesProblem(read.sentence) &&
+          !reportsFixed(read.sentence) &&
           !leakAsNews(read.evidence.tokens ?? [], read.sentence) &&
           !negatesAnotherVerb(read.evidence.tokens ?? [], read.sentence) &&
           !mistakesOneForAnother(read.evidence.tokens ?? [], read.sentence);
