@@ -78,8 +78,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log('\n| round | annotator | prefers new | prefers old | same | new: good / ok / bad | old: good / ok / bad |\n|---|---|---|---|---|---|---|');
   for (const { name, verdict } of ROUNDS) {
     const roundKey = read<RoundKey[]>(`round-${name}-key.json`);
+    const shipped = new Set(roundKey.filter((k) => k.shipped).map((k) => k.id));
     for (const annotator of [1, 2]) {
-      const shipped = new Set(roundKey.filter((k) => k.shipped).map((k) => k.id));
       const s = moveScores(read<MoveAnswer[]>(`round-${name}-answers-${annotator}.json`).filter((a) => shipped.has(a.id)), roundKey);
       const rated = (r: Record<Rating, number>) => `${r.good} / ${r.ok} / ${r.bad}`;
       console.log(`| ${name} (${verdict}) | ${annotator} | ${s.preferNew} | ${s.preferOld} | ${s.same} | ${rated(s.rated.new)} | ${rated(s.rated.old)} |`);
