@@ -16,7 +16,7 @@ import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { namedProducts, subjectBefore, subjectFor, subjectOf, subjectPlace, threadNamed, threadWords, type ThingFailing } from './move-subject.ts';
 import { choiceOf, difficultTask, taskOf } from './move-task.ts';
-import type { Token } from './nlp.ts';
+import { beforeAdverbs, type Token } from './nlp.ts';
 import { bareProblem } from './pain.ts';
 import { clip } from './text.ts';
 
@@ -125,9 +125,8 @@ function thingFails(ctx: MoveContext): ThingFailing | undefined {
 
 /** A form of "be", "get" or "seem" stands right before the word at `at`, past adverbs: "was confused", "gets very confused". */
 function linked(tokens: readonly Token[], at: number): boolean {
-  let i = at - 1;
-  while (i >= 0 && tokens[i]!.pos === 'ADV') i--;
-  return i >= 0 && (tokens[i]!.pos === 'AUX' || BEFORE_VERB_LINKS.has(tokens[i]!.lemma));
+  const before = beforeAdverbs(tokens, at);
+  return before !== undefined && (before.pos === 'AUX' || BEFORE_VERB_LINKS.has(before.lemma));
 }
 
 const BEFORE_VERB_LINKS = new Set(['be', 'get', 'seem', 'become', 'look']);

@@ -147,6 +147,13 @@ export function phrase(tokens: readonly Token[], from: number, to: number): stri
   return out;
 }
 
+/** The word before token `at`, past its adverbs: "gets very confused" → "gets". */
+export function beforeAdverbs(tokens: readonly Token[], at: number): Token | undefined {
+  let i = at - 1;
+  while (i >= 0 && tokens[i]!.pos === 'ADV') i--;
+  return tokens[i];
+}
+
 const NOUNISH = new Set(['NOUN', 'PROPN']);
 
 /**

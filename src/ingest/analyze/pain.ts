@@ -17,7 +17,7 @@
  * which decides what move fits the pain (moves.ts). Scores are additive and the threshold is
  * one global constant: no rule names a product, a community or a post.
  */
-import type { Token } from './nlp.ts';
+import { beforeAdverbs, type Token } from './nlp.ts';
 
 export const PAIN_KINDS = ['failure', 'speed', 'cost', 'missing', 'difficulty', 'frustration', 'concern'] as const;
 export type PainKind = (typeof PAIN_KINDS)[number];
@@ -419,9 +419,7 @@ export function mistakesOneForAnother(tokens: readonly Token[], sentence: string
 function mixUp(tokens: readonly Token[], i: number): boolean {
   if (!/^confus(?:e|ed|es|ing)$/.test(tokens[i]!.lower)) return false;
   // Past its adverbs: "was so confused it stopped…" is a state.
-  let before = i - 1;
-  while (before >= 0 && tokens[before]!.pos === 'ADV') before--;
-  if (STATE_VERBS.has(tokens[before]?.lemma ?? '')) return false;
+  if (STATE_VERBS.has(beforeAdverbs(tokens, i)?.lemma ?? '')) return false;
   const object = tokens[i + 1];
   if (object === undefined || object.type === 'punctuation' || object.pos === 'ADP') return false;
   for (let j = i + 2; j < Math.min(tokens.length, i + 6); j++) {
