@@ -150,6 +150,22 @@ describe('theme grouper', () => {
     assert.notEqual(far.third, far.theme);
   });
 
+  test('two pooled pains found a theme only when they name one thing: in particular, or named by few pains', () => {
+    const g = grouper();
+    // "model" and "answer" are what most pains of this community name.
+    g.seed('sov_background', Array.from({ length: 150 }, (_, i) => pain(`bg${i}`, `The model gave answer number ${i} from the backup drive.`)));
+    g.add(pain('p1', 'The model is slow and the answers are wrong every time.'));
+    assert.equal(g.add(pain('p2', 'The model is slow and its answers are wrong every time.')).themeId, null, 'alike, but naming only what most pains name');
+    g.add(pain('p3', 'Kimi K2 keeps looping until I restart it.'));
+    const named = g.add(pain('p4', 'Kimi K2 keeps looping until I restart it again.'));
+    assert.equal(named.founded, true, 'both name Kimi K2');
+    assert.match(g.title(g.get(named.themeId!)!), /Kimi K2/);
+    // An ordinary word few pains name is a thing too: "fan" is no rarer in English than "model".
+    g.add(pain('p5', 'The fan is loud and rattles the desk.'));
+    const fan = g.add(pain('p6', 'The fan is loud and rattles my desk.'));
+    assert.equal(fan.founded, true, 'both name the fan');
+  });
+
   test('two pains of one post do not make a theme; an unrelated pain does not join', () => {
     const g = grouper();
     g.add(pain('p1', VRAM_A));

@@ -13,7 +13,10 @@
  *   (ANCHOR_MIN) to the pain that founded the theme.
  * - Otherwise it waits in the unthemed pool. A pain close enough (PAIR) to a pooled pain of
  *   ANOTHER post founds a theme with it: a theme needs evidence from two posts, so a backfill no
- *   longer makes one theme per sentence. At the end of each run the pool is re-clustered
+ *   longer makes one theme per sentence. The two must also name one thing (`sharesAName`): a
+ *   chunk that says something in particular ("tool calling", "RAG", "Kimi K2") or that few pains
+ *   name ("fan"); terms alone paired pains that shared ordinary words and their threads' topics,
+ *   and such themes held no one problem. At the end of each run the pool is re-clustered
  *   (`recluster`): pooled pains join the themes that grew meanwhile, or pair up.
  * - Ids are stable: a theme's id derives from its founding pain, and a theme never changes id;
  *   titles and summaries are rewritten as members arrive.
@@ -54,6 +57,12 @@ export const VECTOR_SHARE = 0.2;
 const CONTEXT_WEIGHT = 2;
 /** Terms in more than this share of pains (and 30) do not nominate candidates: they say little. */
 const COMMON_SHARE = 0.03;
+/**
+ * A chunk named by at most this share of the pains seen (and at least 5) is rare enough to found a
+ * theme on, whatever its words: "fan" or "landlord" are ordinary English but rare in most
+ * communities, and the words that say what a community is about ("model", "professor") are not.
+ */
+const RARE_NAME_SHARE = 0.01;
 const MAX_TERMS = 60;
 export const POOL_MAX = 3_000;
 const MAX_CHUNKS = 80;
@@ -184,6 +193,9 @@ interface Member {
   chunks: { key: string; display: string }[];
   /** What it names, for titles: the noun chunks of its quote and of its context (its thread's title), each once. */
   named: { key: string; display: string }[];
+  /** The keys of `named`, and of those that say something in particular (`particular`): see `sharesAName`. */
+  names: ReadonlySet<string>;
+  particular: ReadonlySet<string>;
   /** Its TF-IDF norm under the weights of epoch `normEpoch`. */
   norm: number;
   normEpoch: number;
@@ -453,7 +465,12 @@ export class ThemeGrouper {
     let partner: Member | undefined;
     let partnerScore = -1;
     for (const other of this.candidates(m.terms, this.poolPostings)) {
-      if (other.doc.postId === m.doc.postId) continue;
+      // Two pains found a theme only when they name one thing: pairs that shared ordinary words
+      // and their threads' topics made the small themes of a backfill, and two annotators, blind
+      // to the rule, called 2 and 2 of 20 of them coherent, against 5 and 5 of 20 when the pair
+      // had to share a name in particular, and as many again when a name few pains say counts
+      // too (8 and 8 of 30 against 7 and 6; docs/quality.md, "Themes founded by a shared name").
+      if (other.doc.postId === m.doc.postId || !this.sharesAName(m, other)) continue;
       const s = this.similarity(m, other.vector, other);
       if (s > partnerScore) {
         partner = other;
@@ -470,6 +487,22 @@ export class ThemeGrouper {
     }
     this.toPool(m);
     return { themeId: null, founded: false };
+  }
+
+  /**
+   * Whether two pains name one thing: a chunk both name that says something in particular as
+   * each writes it ("tool calling", "RAG", "Kimi K2"), or that few of the pains seen name
+   * (RARE_NAME_SHARE). English frequency alone would keep a student's "landlord" or "refund"
+   * from ever founding a theme; the community's own frequency alone would let "model" found one
+   * in r/LocalLLaMA while its pains are few.
+   */
+  private sharesAName(a: Member, b: Member): boolean {
+    const rare = Math.max(5, this.pains * RARE_NAME_SHARE);
+    for (const key of a.names) {
+      if (!b.names.has(key)) continue;
+      if ((a.particular.has(key) && b.particular.has(key)) || (this.chunkDf.get(key) ?? 0) <= rare) return true;
+    }
+    return false;
   }
 
   private similarity(a: Member, bv: Float32Array | undefined, b: { terms: Map<string, number>; norm: number; normEpoch: number }): number {
@@ -563,7 +596,8 @@ export class ThemeGrouper {
     const named = new Map(namesOf(tokens).map((c) => [c.key, c]));
     for (const c of this.contextChunks(doc.context)) if (!named.has(c.key)) named.set(c.key, c);
     for (const key of named.keys()) this.chunkDf.set(key, (this.chunkDf.get(key) ?? 0) + 1);
-    return { doc, vector, terms, chunks, named: [...named.values()], norm: 0, normEpoch: -1 };
+    const particularKeys = new Set([...named.values()].filter((c) => particular(c.key, c.display)).map((c) => c.key));
+    return { doc, vector, terms, chunks, named: [...named.values()], names: new Set(named.keys()), particular: particularKeys, norm: 0, normEpoch: -1 };
   }
 
   private contextChunks(context: string): { key: string; display: string }[] {
@@ -668,7 +702,7 @@ export class ThemeGrouper {
       const df = this.chunkDf.get(key) ?? 0;
       if (df > common && this.pains > 40) continue;
       const idf = smoothedIdf(this.pains, df);
-      const shared = Number(c.posts.size >= 2 && particular(key, c));
+      const shared = Number(c.posts.size >= 2 && particular(key, displayOf(c)));
       scored.push({ score: c.posts.size * idf * idf * (key.includes(' ') ? 1.4 : 1), key, chunk: c, shared });
     }
     scored.sort((a, b) => b.shared - a.shared || b.score - a.score || (a.key < b.key ? -1 : 1));
@@ -832,9 +866,8 @@ function namesAThing(words: readonly Token[], atStart: boolean | undefined): boo
  * Judged as written, not as keyed: the key's lemma of "data" is the uncommon "datum", and "RAG"
  * is an acronym, not the ordinary word "rag".
  */
-function particular(key: string, chunk: ThemeChunk): boolean {
+function particular(key: string, display: string): boolean {
   if (key.includes(' ')) return true;
-  const display = displayOf(chunk);
   return isAcronym(display) || !ordinaryWord(display.toLowerCase());
 }
 

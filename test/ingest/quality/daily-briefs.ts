@@ -227,4 +227,26 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['19fc29b', 'old'],
     ['8778050', 'new'],
   ]);
+
+  // Themes founded only by two pains that name one thing (themes.ts sharesAName), at a0553d4 and
+  // with the rule, each from a demo database made by the same code: 2025-07-17 to 07-23 with the
+  // demo's own briefs (rated in two parts by four annotators: an answers file joins two of them),
+  // then 2025-07-24 to 07-30 without them. First the version that asked for a particular name
+  // only, then the one kept (a particular name, or one few pains name).
+  printRatedTogether('shared-names-2026-11-27/days-07-17/', 'Themes founded by a particular shared name, 2025-07-17 to 07-23 and the demo, the items that differ', 39, [
+    ['a0553d4', 'old'],
+    ['founded by a particular name', 'new'],
+  ]);
+  printRatedTogether('shared-names-2026-11-27/days-07-24/', 'Themes founded by a particular shared name, 2025-07-24 to 07-30, the items that differ', 43, [
+    ['a0553d4', 'old'],
+    ['founded by a particular name', 'new'],
+  ]);
+  printRatedTogether('shared-names-2026-11-27/rare-days-07-17/', 'Themes founded by a particular or rare shared name (kept), 2025-07-17 to 07-23 and the demo, the items that differ', 45, [
+    ['a0553d4', 'old'],
+    ['founded by a particular or rare name', 'new'],
+  ]);
+  printRatedTogether('shared-names-2026-11-27/rare-days-07-24/', 'Themes founded by a particular or rare shared name (kept), 2025-07-24 to 07-30, the items that differ', 49, [
+    ['a0553d4', 'old'],
+    ['founded by a particular or rare name', 'new'],
+  ]);
 }
