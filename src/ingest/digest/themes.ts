@@ -191,10 +191,9 @@ interface Member {
   vector: Float32Array | undefined;
   terms: Map<string, number>;
   chunks: { key: string; display: string }[];
-  /** What it names, for titles: the noun chunks of its quote and of its context (its thread's title), each once. */
-  named: { key: string; display: string }[];
-  /** The keys of `named`, and of those that say something in particular (`particular`): see `sharesAName`. */
-  names: ReadonlySet<string>;
+  /** What it names, for titles: the noun chunks of its quote and of its context (its thread's title), each once, by key. */
+  named: ReadonlyMap<string, { key: string; display: string }>;
+  /** The keys of `named` that say something in particular (`particular`): see `sharesAName`. */
   particular: ReadonlySet<string>;
   /** Its TF-IDF norm under the weights of epoch `normEpoch`. */
   norm: number;
@@ -498,8 +497,8 @@ export class ThemeGrouper {
    */
   private sharesAName(a: Member, b: Member): boolean {
     const rare = Math.max(5, this.pains * RARE_NAME_SHARE);
-    for (const key of a.names) {
-      if (!b.names.has(key)) continue;
+    for (const key of a.named.keys()) {
+      if (!b.named.has(key)) continue;
       if ((a.particular.has(key) && b.particular.has(key)) || (this.chunkDf.get(key) ?? 0) <= rare) return true;
     }
     return false;
@@ -597,7 +596,7 @@ export class ThemeGrouper {
     for (const c of this.contextChunks(doc.context)) if (!named.has(c.key)) named.set(c.key, c);
     for (const key of named.keys()) this.chunkDf.set(key, (this.chunkDf.get(key) ?? 0) + 1);
     const particularKeys = new Set([...named.values()].filter((c) => particular(c.key, c.display)).map((c) => c.key));
-    return { doc, vector, terms, chunks, named: [...named.values()], names: new Set(named.keys()), particular: particularKeys, norm: 0, normEpoch: -1 };
+    return { doc, vector, terms, chunks, named, particular: particularKeys, norm: 0, normEpoch: -1 };
   }
 
   private contextChunks(context: string): { key: string; display: string }[] {
@@ -656,7 +655,7 @@ export class ThemeGrouper {
     this.addTerms(theme, m.terms);
     theme.docs += 1;
     if (theme.posts.size < MAX_POSTS_TRACKED) theme.posts.add(m.doc.postId);
-    for (const { key, display } of m.named) {
+    for (const { key, display } of m.named.values()) {
       const c = theme.chunks.get(key) ?? { posts: new Set<string>(), displays: new Map<string, number>() };
       // Once per post, spelling too: a thread with twenty pains does not outvote the others.
       if (c.posts.has(m.doc.postId)) continue;
