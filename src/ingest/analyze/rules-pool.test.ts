@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { fixtureThreads } from '../../../test/helpers/reddit-export.ts';
 import type { AnalyzerMemory } from './analyzer.ts';
-import { rulesAnalyzer, threadReader } from './rules.ts';
+import { rulesAnalyzer, rulesRun, threadReader, type AnalysisPool } from './rules.ts';
 import { RulesWorkerPool, workerCount } from './rules-pool.ts';
 
 const MEMORY: AnalyzerMemory = {
@@ -44,6 +44,45 @@ test('the analyzer started early by a backfill (expect) reads small and large ba
     if (saved === undefined) delete process.env.SIGNALS_ANALYZER_WORKERS;
     else process.env.SIGNALS_ANALYZER_WORKERS = saved;
   }
+});
+
+/** A pool that records what it is asked and reads in the main thread. */
+function recordingPool(): AnalysisPool & { batches: number; started: number } {
+  const read = threadReader(MEMORY);
+  const pool = {
+    batches: 0,
+    started: 0,
+    analyze: async (threads: Parameters<AnalysisPool['analyze']>[0]) => {
+      pool.batches += 1;
+      return threads.map(read);
+    },
+    start: () => {
+      pool.started += 1;
+    },
+    close: async () => {},
+  };
+  return pool;
+}
+
+test('only a backfill (the source has read 5,000 items) sends its large batches to the workers', async () => {
+  const threads = fixtureThreads();
+  const read = threadReader(MEMORY);
+  // A daily window: one large batch, read in the main thread (a worker would first load for a second).
+  const daily = recordingPool();
+  const dailyRun = rulesRun(MEMORY, daily);
+  dailyRun.expect?.(4_999);
+  assert.deepEqual(await dailyRun.analyze(threads), threads.map(read));
+  assert.deepEqual({ batches: daily.batches, started: daily.started }, { batches: 0, started: 0 });
+
+  // A backfill: the workers start once the source has read 5,000 items, and take its large batches.
+  const backfill = recordingPool();
+  const backfillRun = rulesRun(MEMORY, backfill);
+  backfillRun.expect?.(5_000);
+  assert.equal(backfill.started, 1);
+  assert.deepEqual(await backfillRun.analyze(threads.slice(0, 2)), threads.slice(0, 2).map(read));
+  assert.equal(backfill.batches, 0, 'two threads are too little text for the workers');
+  assert.deepEqual(await backfillRun.analyze(threads), threads.map(read));
+  assert.equal(backfill.batches, 1);
 });
 
 test('a stopped pool refuses work with a clear reason', async () => {

@@ -17,7 +17,7 @@
  * it (nlp.ts, "Determinism").
  */
 import type { SourceThread } from '../sources/source.ts';
-import type { Analyzer, AnalyzerMemory, FoundSignal } from './analyzer.ts';
+import type { Analyzer, AnalyzerMemory, AnalyzerRun, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, PAIN_HINT, readCues, reportsFixed } from './pain.ts';
@@ -36,30 +36,51 @@ const MAX_PER_KIND = { pain: 4, content: 2 } as const;
 export { productKey };
 
 /**
- * Batches with less text than this are read in the main thread: starting workers (about a second
- * each) would cost more than they save. Measured in characters, not threads: one thread of a
- * backfill can hold a thousand comments.
+ * Batches with less text than this are read in the main thread even in a backfill: starting
+ * workers (about a second each) would cost more than they save. Measured in characters, not
+ * threads: one thread of a backfill can hold a thousand comments.
  */
 const WORKER_MIN_CHARS = 200_000;
-/** A source that has read this many posts and comments is a backfill: the workers start loading then. */
+/**
+ * A source that has read this many posts and comments is a backfill: the workers start loading
+ * then, and only a backfill's batches go to them. A daily window is one batch (a few hundred
+ * threads), and one worker on a 2-core machine reads it no faster than the main thread, after
+ * loading for a second; `signals demo` (sixteen runs of 30–240 threads, each batch over
+ * WORKER_MIN_CHARS) took 23.9 s with a worker per run and 12.7 s without (docs/performance.md,
+ * "Workers for backfills only").
+ */
 const WORKER_WARM_ITEMS = 5_000;
+
+/** The part of the worker pool a run drives (a test stands in for it). */
+export type AnalysisPool = Pick<RulesWorkerPool, 'analyze' | 'start' | 'close'>;
 
 export const rulesAnalyzer: Analyzer = {
   name: 'rules',
   start(memory) {
-    const reader = threadReader(memory);
     const workers = workerCount();
-    const pool = workers > 0 ? new RulesWorkerPool(workers, memory) : undefined;
-    return {
-      analyze: async (threads) => (pool && textLength(threads, WORKER_MIN_CHARS) >= WORKER_MIN_CHARS ? pool.analyze(threads) : threads.map((thread) => reader(thread))),
-      expect: (itemsRead) => {
-        if (itemsRead >= WORKER_WARM_ITEMS) pool?.start();
-      },
-      report: () => ({ analyzer: 'rules', notes: [] }),
-      close: async () => pool?.close(),
-    };
+    return rulesRun(memory, workers > 0 ? new RulesWorkerPool(workers, memory) : undefined);
   },
 };
+
+/**
+ * One run of the `rules` analyzer: batches are read in the main thread unless the source has said
+ * the run is a backfill (`expect`) and the batch has text enough for the workers.
+ */
+export function rulesRun(memory: AnalyzerMemory, pool: AnalysisPool | undefined): AnalyzerRun {
+  const reader = threadReader(memory);
+  let backfill = false;
+  return {
+    analyze: async (threads) =>
+      pool && backfill && textLength(threads, WORKER_MIN_CHARS) >= WORKER_MIN_CHARS ? pool.analyze(threads) : threads.map((thread) => reader(thread)),
+    expect: (itemsRead) => {
+      if (itemsRead < WORKER_WARM_ITEMS) return;
+      backfill = true;
+      pool?.start();
+    },
+    report: () => ({ analyzer: 'rules', notes: [] }),
+    close: async () => pool?.close(),
+  };
+}
 
 /** The signals of one thread: pure and deterministic. */
 export function analyzeThread(thread: SourceThread, memory: AnalyzerMemory): FoundSignal[] {
