@@ -172,6 +172,20 @@ for (const dialect of DIALECTS) {
       assert.ok(!names.includes('VLLM'), names.join(', '));
     });
 
+    test('a product written as its web address is that product in competitors.list: continue.dev is Continue', async () => {
+      await createDigestProject(svc.store, svc.users.alice, 'prj_addresses', { competitors: [] });
+      const texts = ['I switched to Continue for autocomplete.', 'We moved from Cursor to continue.dev last month.', 'I switched to Continue and it works offline.', 'I tried chat.deepseek.com instead of Cursor.'];
+      const crafted = texts.map((selftext, i) => ({ ...threads[0]!, id: `site${i}`, url: `https://www.reddit.com/r/LocalLLaMA/comments/site${i}/`, permalink: `/r/LocalLLaMA/comments/site${i}/`, title: 'Editor setup', selftext, comments: [], postCreatedAt: new Date(times[0]! + i * 1000).toISOString() }));
+      const run = await runDigest({ store: svc.store, projectId: 'prj_addresses', source: memorySource(crafted), window: FULL });
+      assert.equal(run.status, 'complete', run.error ?? '');
+      const res = await svc.invoke(svc.keys.alice, { capability: 'competitors.list', project: 'prj_addresses', input: {} });
+      const listed = new Map(res.body.data.competitors.map((c: { name: string; mentions: number }) => [c.name, c.mentions]));
+      assert.equal(listed.get('Continue'), 3, JSON.stringify([...listed]));
+      assert.ok(!listed.has('continue.dev'), JSON.stringify([...listed]));
+      // Only the address's ending goes: DeepSeek's chat site is not DeepSeek.
+      assert.ok(!listed.has('DeepSeek') && !listed.has('deepseek'), JSON.stringify([...listed]));
+    });
+
     test('a name the threads write with a parameter count is a model family, not a competitor, in this run and the next', async () => {
       await createDigestProject(svc.store, svc.users.alice, 'prj_models', { competitors: [] });
       const crafted = (texts: string[], from: number) =>

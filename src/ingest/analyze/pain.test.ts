@@ -90,6 +90,9 @@ test('a sentence that says there was no problem is a denial, whatever problem wo
     'Tried it on my old laptop and it ran without any issues.',
     'I have never run into a serious problem with their quants.',
     'Runs on a phone at q2, no problem.',
+    "I use it every day and I usually don't have problems with it.",
+    'The hosted demo does not have such issues.',
+    "I don't encounter any problem with the new template on Q8.",
   ]) assert.ok(deniesProblem(sentence), sentence);
   for (const sentence of [
     'I am having issues with tool calls not being formatted properly.',
@@ -97,6 +100,8 @@ test('a sentence that says there was no problem is a denial, whatever problem wo
     "It's not the model, the issue is the server dropping requests.",
     'No matter what I try, the server crashes after an hour.',
     'Nothing loads and there is no error message at all.',
+    "I don't know why I have issues with the new drivers.",
+    "Don't have the problem on Linux, only on Windows it crashes.",
   ]) assert.ok(!deniesProblem(sentence), sentence);
 });
 

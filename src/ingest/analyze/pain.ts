@@ -90,6 +90,8 @@ const DENIAL = new RegExp(
     `\\b(?:no|zero)\\s+${MODIFIER}${PROBLEM_NOUN}`,
     `\\bnot\\s+(?:a|an|one|any)\\s+(?:single\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
     `\\b(?:haven['’]?t|hasn['’]?t|hadn['’]?t|didn['’]?t|(?:have|has|had|did)\\s+not|never)\\s+(?:had|have|seen|see|run\\s+into|ran\\s+into|hit|encountered|encounter|noticed|notice|experienced|experience|got|get)\\s+(?:a\\s+single\\s+|any\\s+|an?\\s+|one\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
+    // The present tense says it as surely: "I usually don't have problems with it", "it doesn't have such issue".
+    `\\b(?:don['’]?t|doesn['’]?t|(?:do|does)\\s+not)\\s+(?:\\w+ly\\s+)?(?:have|see|run\\s+into|hit|encounter|notice|experience|get)\\s+(?:a\\s+single\\s+|any\\s+|an?\\s+|one\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
     `\\bwithout\\s+(?:any\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
   ].join('|'),
   'i',

@@ -189,8 +189,24 @@ export function isAcronym(text: string): boolean {
   return /^[A-Z]{2,5}s?$/.test(text);
 }
 
-/** One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp". */
+/**
+ * One key per product however it is written: "LM Studio"/"lmstudio"/"LM-Studio", "llama.cpp"/"llamacpp",
+ * and as its web address: "continue.dev", "www.kimi.com" and "runpod.io" are Continue, Kimi and
+ * Runpod (competitors.list of the r/LocalLLaMA backfill listed "continue.dev" beside "Continue" and
+ * "Kimi.com" beside Kimi). Only the address's "www." and its ending go: "chat.qwen.ai" is Qwen's
+ * chat site, not Qwen; and what is left must have three characters or more ("hf.co" stays itself).
+ * Not ".ai": there the ending is as often part of the name ("together.ai" is Together AI, labelled so
+ * in the quality fixture; Fireworks AI, Novel AI).
+ */
 export function productKey(name: string): string {
+  const address = WEB_ADDRESS.exec(name.trim())?.[1];
+  const bare = address === undefined ? '' : keyOf(address);
+  return bare.length >= 3 ? bare : keyOf(name);
+}
+
+const WEB_ADDRESS = /^(?:https?:\/\/)?(?:www\.)?([^/\s]+?)\.(?:com|dev|io|app|org|net|co|sh)\/?$/i;
+
+function keyOf(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9+]/g, '');
 }
 
