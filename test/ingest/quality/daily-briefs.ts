@@ -249,4 +249,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['a0553d4', 'old'],
     ['founded by a particular or rare name', 'new'],
   ]);
+
+  // Tried, not kept: a theme is shown only when its lead or the lead's thread says the head (last
+  // word) of what its title names, not any of its words. 5f99131 and the rule, five sets of seven
+  // days (07-03 to 08-06, each a backfill to its first day from a fresh demo), the items that differ.
+  printRatedTogether('head-term-2026-11-28/', 'A title\'s head word in the lead or its thread (not kept), 2025-07-03 to 08-06, the items that differ', 51, [
+    ['5f99131', 'old'],
+    ['head word', 'new'],
+  ]);
 }
