@@ -50,6 +50,14 @@ describe('product names', () => {
     assert.deepEqual(find('I measured it with perplexity and ran it with docker.', []), []);
   });
 
+  test('what a program reads is no product: file names, environment variables, quantisation levels', () => {
+    assert.deepEqual(find('I switched to settings.json for the config and tried tts.py.', []), []);
+    assert.deepEqual(find('I use CUDA_VISIBLE_DEVICES and llama-server.exe every day.', []), []);
+    assert.deepEqual(find('I switched from Q4_K_M to IQ4XS and then tried FP16.', []), []);
+    // Names that end like code or use a separator stay names.
+    assert.deepEqual(find('I switched from Transformers.js to llama.cpp and then tried LM_Studio.', []), ['Transformers.js', 'llama.cpp', 'LM_Studio']);
+  });
+
   test('a failure is something a product does, not what a person says or thinks', () => {
     assert.deepEqual(find('If you listen closely, Zuck doesn’t specify what is being used.'), []);
     assert.deepEqual(find('Honestly Altman doesn’t think about local users at all.'), []);

@@ -527,13 +527,29 @@ function remembered(verdict: (text: string) => boolean): (text: string) => boole
 /** A name ending in a number and its unit ("Mac Studio 512 GB"). */
 const QUANTITY = new RegExp(`\\b\\d+(?:\\.\\d+)?\\s?(?:${UNITS.map((u) => u.replace(/[/%]/g, (c) => `\\${c}`)).join('|')})$`, 'i');
 
-/** Not a place or its people ("American"), person, date, holiday, language, platform, unit, quantity or compound adjective ("CPU-only"). */
+/**
+ * What a program reads, not what anyone buys: a file name with a code, config or data ending
+ * ("settings.json", "tts.py", "server.exe", "model.gguf"), an environment variable (capitals joined
+ * by underscores: "CUDA_VISIBLE_DEVICES") and a quantisation level ("Q4_K_M", "q4km", "IQ4XS",
+ * "FP16"). The r/LocalLLaMA backfill listed 51 of them in competitors.list, and a competitor's
+ * issue tracker (DESIGN §8's `github:` source) names little else. Not ".js", ".cpp", ".sh", ".md"
+ * or ".so": those end products' names too (Transformers.js, llama.cpp, inference.sh, Obsidian.md,
+ * Notion.so).
+ */
+function codeIdentifier(name: string): boolean {
+  return FILE_OR_QUANT.test(name) || ENVIRONMENT_VARIABLE.test(name);
+}
+const FILE_OR_QUANT = /^(?:[\w-]+\.(?:json|jsonl|py|ipynb|exe|ya?ml|txt|cfg|ini|toml|log|csv|gguf|bin|safetensors|pt|pth|onnx|bat|ps1|dll|zip|tar|gz)|i?q\d(?:[_-]?[0-9a-z]){0,5}|b?f16|fp\d{1,2}|int\d{1,2})$/i;
+/** Capitals only: "LM_Studio" is a name written with a separator. */
+const ENVIRONMENT_VARIABLE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
+/** Not a place or its people ("American"), person, date, holiday, language, platform, unit, quantity, code identifier or compound adjective ("CPU-only"). */
 function plausibleName(name: string): boolean {
   const key = productKey(name);
   if (key.length < 2 || NEVER.has(key) || NEVER.has(name.toLowerCase())) return false;
   // "Elon Musk", "Spring Break": every word a never-word (the list holds single words).
   if (name.toLowerCase().split(/[\s\-_]+/).every((word) => NEVER.has(word))) return false;
-  if (/^\d/.test(name) || QUANTITY.test(name)) return false;
+  if (/^\d/.test(name) || QUANTITY.test(name) || codeIdentifier(name)) return false;
   // "CPU-only", "AI-powered", "LLM-based": a compound adjective describes a thing, it names none
   // ("SWE-agent" and "LE-chat", an acronym and a noun, are left to the other rules).
   const compound = /^[A-Z]{2,5}s?-([a-z]+)$/.exec(name);
