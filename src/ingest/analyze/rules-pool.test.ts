@@ -85,6 +85,21 @@ test('only a backfill (the source has read 5,000 items) sends its large batches 
   assert.equal(backfill.batches, 1);
 });
 
+test('a batch read in the main thread gives the event loop turns, so a server keeps answering', async () => {
+  const threads = fixtureThreads();
+  let turns = 0;
+  const timer = setInterval(() => {
+    turns += 1;
+  }, 1);
+  try {
+    assert.deepEqual(await rulesRun(MEMORY, undefined).analyze(threads), threads.map(threadReader(MEMORY)));
+  } finally {
+    clearInterval(timer);
+  }
+  // Read in one go, no timer fires until the whole batch is read.
+  assert.ok(turns >= 10, `${turns} turns`);
+});
+
 test('a stopped pool refuses work with a clear reason', async () => {
   const stopped = new RulesWorkerPool(1, MEMORY);
   await stopped.close();

@@ -287,6 +287,11 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
       log?.info({ postsAnalyzed: summary.postsAnalyzed, signalCounts: summary.signalCounts, signalsAdded: summary.signalsAdded, brief }, 'digest run complete');
       return summary;
     } catch (err) {
+      // A source that broke mid-run: the batches it handed out before are still analysed and
+      // written (analysis runs beside the reading, in workers or a slice at a time), so a failure
+      // loses only the threads of the batch it interrupted. Not when the run was stopped (SIGTERM,
+      // a lost lease): then nothing more may be written.
+      if (!abort.signal.aborted) await work.lastWrite().catch(() => {});
       // Nothing may still be writing when the run is marked failed: stop the analysis (workers,
       // requests), then let a batch write in progress finish or fail.
       abort.abort(err);
