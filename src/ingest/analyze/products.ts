@@ -531,7 +531,7 @@ const QUANTITY = new RegExp(`\\b\\d+(?:\\.\\d+)?\\s?(?:${UNITS.map((u) => u.repl
  * What a program reads, not what anyone buys: a file name with a code, config or data ending
  * ("settings.json", "tts.py", "server.exe", "model.gguf"), an environment variable (capitals joined
  * by underscores: "CUDA_VISIBLE_DEVICES") and a quantisation level ("Q4_K_M", "q4km", "IQ4XS",
- * "FP16"). The r/LocalLLaMA backfill listed 51 of them in competitors.list, and a competitor's
+ * "FP16"). The r/LocalLLaMA backfill listed 49 of them in competitors.list, and a competitor's
  * issue tracker (DESIGN §8's `github:` source) names little else. Not ".js", ".cpp", ".sh", ".md"
  * or ".so": those end products' names too (Transformers.js, llama.cpp, inference.sh, Obsidian.md,
  * Notion.so).

@@ -1,6 +1,7 @@
 /**
  * The `rules` analyzer's worker threads (rules-pool.ts): a batch analysed by two workers gives
- * exactly what the main thread gives, thread by thread, in order — on the real fixture threads.
+ * exactly what the main thread gives, thread by thread, in order — on the real fixture threads;
+ * only a backfill's batches go to them, and the main thread reads its batches a slice at a time.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -98,6 +99,10 @@ test('a batch read in the main thread gives the event loop turns, so a server ke
   }
   // Read in one go, no timer fires until the whole batch is read.
   assert.ok(turns >= 10, `${turns} turns`);
+  // A stopped run stops reading at the next turn.
+  const stop = new AbortController();
+  stop.abort(new Error('stopped'));
+  await assert.rejects(rulesRun(MEMORY, undefined).analyze(threads, stop.signal), /stopped/);
 });
 
 test('a stopped pool refuses work with a clear reason', async () => {

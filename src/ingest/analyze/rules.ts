@@ -70,7 +70,8 @@ export function rulesRun(memory: AnalyzerMemory, pool: AnalysisPool | undefined)
   const reader = threadReader(memory);
   let backfill = false;
   return {
-    analyze: async (threads) => (pool && backfill && textLength(threads, WORKER_MIN_CHARS) >= WORKER_MIN_CHARS ? pool.analyze(threads) : readInTurns(threads, reader)),
+    analyze: async (threads, signal) =>
+      pool && backfill && textLength(threads, WORKER_MIN_CHARS) >= WORKER_MIN_CHARS ? pool.analyze(threads) : readInTurns(threads, reader, signal),
     expect: (itemsRead) => {
       if (itemsRead < WORKER_WARM_ITEMS) return;
       backfill = true;
@@ -88,8 +89,8 @@ export function rulesRun(memory: AnalyzerMemory, pool: AnalysisPool | undefined)
  */
 const TURN_CHARS = 20_000;
 
-/** A batch read in the main thread, giving the event loop a turn every TURN_CHARS of text. */
-async function readInTurns(threads: readonly SourceThread[], reader: (thread: SourceThread) => FoundSignal[]): Promise<FoundSignal[][]> {
+/** A batch read in the main thread, giving the event loop a turn every TURN_CHARS of text; a stopped run stops it at the next turn. */
+async function readInTurns(threads: readonly SourceThread[], reader: (thread: SourceThread) => FoundSignal[], signal?: AbortSignal): Promise<FoundSignal[][]> {
   const out: FoundSignal[][] = [];
   let sinceTurn = 0;
   for (const thread of threads) {
@@ -98,6 +99,7 @@ async function readInTurns(threads: readonly SourceThread[], reader: (thread: So
     if (sinceTurn >= TURN_CHARS) {
       sinceTurn = 0;
       await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
     }
   }
   return out;
