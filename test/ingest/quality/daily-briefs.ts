@@ -257,4 +257,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['5f99131', 'old'],
     ['head word', 'new'],
   ]);
+
+  // Where the brief stands: 60 items drawn at random (seed 77) from the 183 of 35 daily briefs
+  // (2025-07-03 to 08-06, five sets of seven days as above, at 5f99131), rated by two more annotators.
+  printRatedTogether('absolute-2026-11-28/', 'The brief at 5f99131: 60 random items of 35 daily briefs, 2025-07-03 to 08-06', 53, [['5f99131', '5f99131']]);
 }
