@@ -16,6 +16,7 @@
  * the same order; a thread's own signals can (very rarely) depend on what the tagger read before
  * it (nlp.ts, "Determinism").
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SourceThread } from '../sources/source.ts';
 import type { Analyzer, AnalyzerMemory, AnalyzerRun, FoundSignal } from './analyzer.ts';
 import { movesFor } from './moves.ts';
@@ -98,7 +99,7 @@ async function readInTurns(threads: readonly SourceThread[], reader: (thread: So
     sinceTurn += textLength([thread], TURN_CHARS);
     if (sinceTurn >= TURN_CHARS) {
       sinceTurn = 0;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       signal?.throwIfAborted();
     }
   }

@@ -15,6 +15,7 @@
  *   from the window, so it is replaced, not duplicated.
  */
 import { hostname } from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../logger.ts';
 import { derivedId, newId } from '../../domain/ids.ts';
@@ -250,7 +251,7 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
         // HTTP request is answered until the run ends.
         if (++sinceYield >= YIELD_EVERY_THREADS) {
           sinceYield = 0;
-          await new Promise((resolve) => setImmediate(resolve));
+          await nextTurn();
         }
         if (work.add(thread)) {
           // This batch is analysed while the one before it is grouped and written; waiting for
@@ -291,7 +292,7 @@ export async function startDigest(options: DigestOptions): Promise<StartedDigest
       // written (analysis runs beside the reading, in workers or a slice at a time), so a failure
       // loses only the threads of the batch it interrupted. Not when the run was stopped (SIGTERM,
       // a lost lease): then nothing more may be written.
-      if (!abort.signal.aborted) await work.lastWrite().catch(() => {});
+      if (!abort.signal.aborted) await work.idle();
       // Nothing may still be writing when the run is marked failed: stop the analysis (workers,
       // requests), then let a batch write in progress finish or fail.
       abort.abort(err);
