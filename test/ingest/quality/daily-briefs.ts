@@ -261,4 +261,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // Where the brief stands: 60 items drawn at random (seed 77) from the 183 of 35 daily briefs
   // (2025-07-03 to 08-06, five sets of seven days as above, at 5f99131), rated by two more annotators.
   printRatedTogether('absolute-2026-11-28/', 'The brief at 5f99131: 60 random items of 35 daily briefs, 2025-07-03 to 08-06', 53, [['5f99131', '5f99131']]);
+
+  // Tried, not kept: a quote that supposes ("if", "unless", "whether"; not "even if", "as if")
+  // leads only when no other of its theme's window quotes can, after one that speaks to someone.
+  // 281c82f and the rule, the same five sets of seven days: the 8 leads that changed, both sides.
+  printRatedTogether('supposes-2026-11-28/', 'Quotes that suppose lead last (not kept), 2025-07-03 to 08-06, the items that differ', 55, [
+    ['281c82f', 'old'],
+    ['supposing quotes last', 'new'],
+  ]);
 }
