@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { difficultTask } from './move-task.ts';
-import { aboutSubject, movesFor } from './moves.ts';
+import { aboutSubject, moveSubject, movesFor } from './moves.ts';
 import { tag } from './nlp.ts';
 import { readPain } from './pain.ts';
 
@@ -404,4 +404,26 @@ test('a task too long for a title is cut where a new clause starts, else before 
 test('forum shorthand is never the subject: "slow af" is slow, not "af"', () => {
   const title = moves('i set 4000 and its fast and inaccurate but 50,000 is slow af').content.title;
   assert.doesNotMatch(title, /\baf\b/, title);
+});
+
+test('a move is read back to its subject and written again about another (moveSubject)', () => {
+  const readBack = (sentence: string, products: string[] = []) => {
+    const move = moves(sentence, products).content;
+    return { move, read: moveSubject(move, sentence, 'LocalLLaMA', 'Quantforge') };
+  };
+  const slow = readBack('Gemma was painfully slow on my laptop.', ['Gemma']);
+  assert.equal(slow.read?.subject, 'Gemma');
+  const faster = slow.read!.about('Ollama');
+  assert.equal(faster.title, 'Show how to make Ollama faster');
+  assert.match(faster.body, /measured numbers for Ollama on common setups/);
+  // Plural agreement is written again for the new subject: "what GPUs cost", "what Claude costs".
+  const cost = readBack('The GPUs are way too expensive for my side project.');
+  assert.equal(cost.read?.subject, 'GPUs');
+  assert.equal(cost.read!.about('Claude').title, 'Break down what Claude really costs');
+  // Moves that keep their own subject, name nothing, or were written for another product are not read back.
+  assert.equal(readBack('I find LM Studio hard to set up.', ['LM Studio']).read, undefined);
+  assert.equal(moveSubject({ title: 'Write the fix for this failure', body: 'x' }, 'It crashed.', 'LocalLLaMA', 'Quantforge'), undefined);
+  const crash = moves('Gemma keeps crashing on my laptop.', ['Gemma']).content;
+  assert.equal(moveSubject(crash, 'Gemma keeps crashing on my laptop.', 'LocalLLaMA', 'Quantforge')?.subject, 'Gemma');
+  assert.equal(moveSubject(crash, 'Gemma keeps crashing on my laptop.', 'LocalLLaMA', 'EvalKit'), undefined, 'its body names Quantforge');
 });

@@ -379,14 +379,42 @@ export function aboutSubject(move: Move, subject: string): Move | undefined {
   return retitle && { ...move, title: retitle(subject) };
 }
 
+/**
+ * The moves a theme's subject can be put into: those that say what fails, is slow, costs, worries
+ * or annoys (and the bare issue's fix). The others keep their own subject, as `aboutSubject` says.
+ */
+const SUBJECT_MOVES: readonly ((subject: string | undefined, said: string, where: string, us: string) => Move)[] = [
+  ...(['failure', 'speed', 'cost', 'concern', 'frustration'] as const).map((kind) => (subject: string | undefined, said: string, where: string, us: string) => contentMove(kind, subject, said, where, us)),
+  issueMove,
+];
+
 /** The titles a move gets without a subject, and the same move's title with one. */
-const SUBJECTLESS: ReadonlyMap<string, (subject: string) => string> = new Map([
-  ...(['failure', 'speed', 'cost', 'concern', 'frustration'] as const).map((kind): [string, (subject: string) => string] => [
-    contentMove(kind, undefined, '', '', '').title,
-    (subject) => contentMove(kind, subject, '', '', '').title,
-  ]),
-  [issueMove(undefined, '', '', '').title, (subject: string) => issueMove(subject, '', '', '').title],
-]);
+const SUBJECTLESS: ReadonlyMap<string, (subject: string) => string> = new Map(SUBJECT_MOVES.map((write): [string, (subject: string) => string] => [write(undefined, '', '', '').title, (subject) => write(subject, '', '', '').title]));
+
+/**
+ * What a content move of a pain names, read back from the move itself: the subject for which
+ * writing the same move again, for the same quote, community and product, gives exactly this move;
+ * and that move written about another subject. Undefined for a move that names nothing, a kind
+ * whose subject stays its own (a walkthrough, what is missing or cannot be found, a how-to), or a
+ * move written otherwise (by the `llm` analyzer, or before the project was renamed). Read back
+ * rather than stored: briefs of signals stored long ago stay as they were written.
+ */
+export function moveSubject(move: Move, quote: string, community: string, project: string): { subject: string; about: (subject: string) => Move } | undefined {
+  const said = `“${clip(quote, 140)}”`;
+  const where = placeOf(community);
+  const us = project || 'your product';
+  const words = move.title.split(' ');
+  for (const write of SUBJECT_MOVES) {
+    for (let from = 1; from < words.length; from++) {
+      for (let to = from + 1; to <= words.length; to++) {
+        const subject = words.slice(from, to).join(' ');
+        const again = write(subject, said, where, us);
+        if (again.title === move.title && again.body === move.body) return { subject, about: (other) => write(other, said, where, us) };
+      }
+    }
+  }
+  return undefined;
+}
 
 function choiceMove(options: string, said: string, where: string): Move {
   const them = options || 'the options';

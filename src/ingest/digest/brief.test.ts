@@ -208,3 +208,26 @@ test('a quote that speaks to someone leads only when no other can; a thank-you o
   assert.equal(brief([theme('Slow prompt processing', [thanked, own])])[0]!.items[0]!.surfaced.quote?.text, thanked.quote);
   assert.equal(brief([theme('Slow prompt processing', [quoted, own])])[0]!.items[0]!.surfaced.quote?.text, quoted.quote);
 });
+
+test('a move about another thing the quote names is written about what the theme names, when the quote says it', () => {
+  const complaint = (quote: string, subject: string) => ({
+    ...signal(quote, 10),
+    moves: JSON.stringify({ content: { title: `Answer the complaint about ${subject}`, body: `“${quote}” Reply with what actually helps (a setting, a workaround, a better option), then collect the recurring complaints about ${subject} into one honest comparison post.` } }),
+  });
+  const moveOf = (t: RankedTheme) => brief([t])[0]!.items[0]!.move;
+  const two = complaint('Llama4-Scout performs very bad, and Hunyuan-A13B is barely usable in dialogue.', 'Llama4-Scout');
+  assert.deepEqual(moveOf(theme('Problems with Hunyuan-A13B', [two])), {
+    title: 'Answer the complaint about Hunyuan-A13B',
+    body: '“Llama4-Scout performs very bad, and Hunyuan-A13B is barely usable in dialogue.” Reply with what actually helps (a setting, a workaround, a better option), then collect the recurring complaints about Hunyuan-A13B into one honest comparison post.',
+  });
+  // The quote does not say the theme's subject, or the move already names it: the move stays.
+  assert.equal(moveOf(theme('Problems with Qwen3', [{ ...two, postTitle: 'Qwen3 or Hunyuan-A13B?' }])).title, 'Answer the complaint about Llama4-Scout');
+  const already = complaint('The LM Studio chat view is awful on a small screen.', 'LM Studio chat view');
+  assert.equal(moveOf(theme('Problems with LM Studio', [already])).title, 'Answer the complaint about LM Studio chat view');
+  // A move written otherwise (another project name, the llm analyzer) is not read back, so it stays.
+  const foreign = { ...two, moves: JSON.stringify({ content: { title: 'Answer the complaint about Llama4-Scout', body: 'Compare both models.' } }) };
+  assert.equal(moveOf(theme('Problems with Hunyuan-A13B', [foreign])).title, 'Answer the complaint about Llama4-Scout');
+  // A walkthrough keeps its own subject (a guide to a bare theme subject was never rated good).
+  const guide = { ...two, moves: JSON.stringify({ content: { title: 'Write the plain guide to Llama4-Scout', body: `“${two.quote}” People find Llama4-Scout hard to get right.` } }) };
+  assert.equal(moveOf(theme('Problems with Hunyuan-A13B', [guide])).title, 'Write the plain guide to Llama4-Scout');
+});

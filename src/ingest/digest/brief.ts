@@ -10,14 +10,14 @@
  * positioning the project against it. Each item quotes its
  * source and lists the threads behind it. A window with fewer themes than content items is
  * filled with its best-received pains still waiting in the unthemed pool, said to be single
- * reports. Moves come from the pain itself (analyze/moves.ts), so each fits its pain; one that
- * names nothing names what its theme's title names, when the quote says it (`themeMove`). Pure: the
+ * reports. Moves come from the pain itself (analyze/moves.ts), so each fits its pain; under a
+ * theme, one is about what the theme's title names when the quote says it (`themeMove`). Pure: the
  * pipeline hands in what the store ranked.
  */
 import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
-import { aboutSubject, placeOf } from '../analyze/moves.ts';
+import { aboutSubject, moveSubject, placeOf } from '../analyze/moves.ts';
 import { clip, productKey } from '../analyze/text.ts';
 import { COST_WORDS, exampleClause, SLOW_WORDS, titleNames, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
@@ -141,7 +141,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     );
   }
 
-  const contentItems = content.map(({ ranked, lead }) => item(ranked, lead, 'pain', themeMove(ranked, lead)));
+  const contentItems = content.map(({ ranked, lead }) => item(ranked, lead, 'pain', themeMove(ranked, lead, input.project.name)));
   for (const pain of input.loose ?? []) {
     if (contentItems.length >= CONTENT_ITEMS) break;
     if (quoted.has(pain.quote)) continue;
@@ -260,19 +260,28 @@ function mentions(signal: WindowSignal, named: ReadonlySet<string>): boolean {
 }
 
 /**
- * A theme item's move: its lead's content move, which names what the theme's title names when it
- * names nothing itself (moves.ts `aboutSubject`) and the lead's quote says every word of it. A title
- * that names only its problem ("Endless hallucination loop") gives no subject, and one the quote
- * does not say may not be what the quote's writer struggles with (a quote from a thread about it
- * may be about something else).
+ * A theme item's move: its lead's content move, about what the theme's title names when the lead's
+ * quote says every word of it. A move that names nothing names it (moves.ts `aboutSubject`); one
+ * that names something else of the quote is written about it instead (`moveSubject`): a quote
+ * names several things ("Llama4-Scout performs very bad…, and Hunyuan-A13B is barely usable"),
+ * the move took the first or the one its thread's title names, and the item is about its theme.
+ * A title that names only its problem ("Endless hallucination loop") gives no subject, and one the
+ * quote does not say may not be what the quote's writer struggles with (a quote from a thread
+ * about it may be about something else).
  */
-function themeMove(ranked: RankedTheme, lead: WindowSignal): Move {
+function themeMove(ranked: RankedTheme, lead: WindowSignal, project: string): Move {
   const move = movesOf(lead)?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary };
   const subject = titleNames(ranked.theme.title);
   if (subject === ranked.theme.title) return move;
   const said = new Set(terms(lead.quote));
   if (!terms(subject).every((t) => said.has(t))) return move;
-  return aboutSubject(move, asWritten(subject, ranked.theme.title, lead.quote)) ?? move;
+  const written = asWritten(subject, ranked.theme.title, lead.quote);
+  const named = aboutSubject(move, written);
+  if (named) return named;
+  const own = moveSubject(move, lead.quote, lead.community, project);
+  // Already about it ("LM Studio chat" under "Problems with LM Studio"): kept as the quote says it.
+  if (!own || terms(subject).every((t) => terms(own.subject).includes(t))) return move;
+  return own.about(written);
 }
 
 /**

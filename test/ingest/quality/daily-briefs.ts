@@ -265,6 +265,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // Tried, not kept: a quote that supposes ("if", "unless", "whether"; not "even if", "as if")
   // leads only when no other of its theme's window quotes can, after one that speaks to someone.
   // 281c82f and the rule, the same five sets of seven days: the 8 leads that changed, both sides.
+  // Kept: a theme item's move is about what the theme's title names when the lead's quote says it
+  // and the move named another thing of the quote (brief.ts `themeMove`, moves.ts `moveSubject`).
+  // 281c82f and the rule, the same five sets of seven days: the items whose move changed.
+  printRatedTogether('theme-subject-moves-2026-11-28/', "Moves about the theme's subject (kept), 2025-07-03 to 08-06, the items that differ", 57, [
+    ['281c82f', 'old'],
+    ["the theme's subject", 'new'],
+  ]);
   printRatedTogether('supposes-2026-11-28/', 'Quotes that suppose lead last (not kept), 2025-07-03 to 08-06, the items that differ', 55, [
     ['281c82f', 'old'],
     ['supposing quotes last', 'new'],
