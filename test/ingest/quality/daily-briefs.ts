@@ -272,6 +272,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['281c82f', 'old'],
     ["the theme's subject", 'new'],
   ]);
+  // Tried, not kept: between quotes that say as much of the title, one whose move (as the brief
+  // writes it) names something leads. 42fc828 and the rule, the same sets: the 8 leads that changed.
+  printRatedTogether('named-leads-2026-11-28/', 'Leads whose move names something first (not kept), 2025-07-03 to 08-06, the items that differ', 59, [
+    ['42fc828', 'old'],
+    ['moves that name something first', 'new'],
+  ]);
   printRatedTogether('supposes-2026-11-28/', 'Quotes that suppose lead last (not kept), 2025-07-03 to 08-06, the items that differ', 55, [
     ['281c82f', 'old'],
     ['supposing quotes last', 'new'],
