@@ -54,10 +54,9 @@ export function movesFor(given: MoveContext): Moves {
   const product = named.find((p) => threadNamed(inTitle, p)) ?? named[0];
   // No subject (only pronouns or vague words): the move speaks of "it", the quote above it.
   const subject = product ?? subjectFor(ctx, failing);
-  // Marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo.
-  const said = `“${clip(ctx.sentence, 140)}”`;
+  const said = inQuotes(ctx.sentence);
   const where = placeOf(ctx.community);
-  const us = ctx.project || 'your product';
+  const us = ours(ctx.project);
   if (ctx.reading.howTo) {
     const task = taskOf(ctx.sentence);
     return {
@@ -400,9 +399,9 @@ const SUBJECTLESS: ReadonlyMap<string, (subject: string) => string> = new Map(SU
  * rather than stored: briefs of signals stored long ago stay as they were written.
  */
 export function moveSubject(move: Move, quote: string, community: string, project: string): { subject: string; about: (subject: string) => Move } | undefined {
-  const said = `“${clip(quote, 140)}”`;
+  const said = inQuotes(quote);
   const where = placeOf(community);
-  const us = project || 'your product';
+  const us = ours(project);
   const words = move.title.split(' ');
   for (const write of SUBJECT_MOVES) {
     for (let from = 1; from < words.length; from++) {
@@ -430,6 +429,16 @@ function taskMove(task: string, said: string, where: string): Move {
     title: `Publish a how-to: ${task}`,
     body: `Seen in ${where}: ${said} People find this hard to do. A walkthrough that starts from zero, with the exact commands or settings and the mistakes to avoid, answers it for everyone who tries it next.`,
   };
+}
+
+/** The sentence as a move quotes it; marked when cut: a quote that stops mid-clause ("…only the” People find…) reads as a typo. */
+export function inQuotes(sentence: string): string {
+  return `“${clip(sentence, 140)}”`;
+}
+
+/** How a move names the project: by its name, or as "your product" while it has none. */
+export function ours(project: string): string {
+  return project || 'your product';
 }
 
 /** "LocalLLaMA" → "r/LocalLLaMA"; other sources name their community themselves ("hn"). */

@@ -17,7 +17,7 @@
 import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
-import { aboutSubject, moveSubject, placeOf } from '../analyze/moves.ts';
+import { aboutSubject, inQuotes, moveSubject, ours, placeOf } from '../analyze/moves.ts';
 import { clip, productKey } from '../analyze/text.ts';
 import { COST_WORDS, exampleClause, SLOW_WORDS, titleNames, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
@@ -89,7 +89,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
   const quoted = new Set(content.map(({ lead }) => lead.quote));
   const offers: SignalItem[] = [];
 
-  const us = input.project.name || 'your product';
+  const us = ours(input.project.name);
   for (const offering of input.project.offerings) {
     if (offers.length >= OFFER_ITEMS) break;
     const text = `${offering.name} ${offering.description}`;
@@ -108,7 +108,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
     offers.push(
       item(best.ranked, lead, 'pain', {
         title: `Offer ${offering.name} where people hit “${clip(best.ranked.theme.title, 60)}”`,
-        body: `u/${lead.author} in ${placeOf(lead.community)}: “${clip(lead.quote, 140)}” Reply with what solves it first, then show how ${offering.name} (${clip(offering.description.replace(/\.$/, ''), 100)}) handles exactly this, and link the thread in your offer page.`,
+        body: `u/${lead.author} in ${placeOf(lead.community)}: ${inQuotes(lead.quote)} Reply with what solves it first, then show how ${offering.name} (${clip(offering.description.replace(/\.$/, ''), 100)}) handles exactly this, and link the thread in your offer page.`,
       }),
     );
     featured.add(best.ranked.theme.themeId);
@@ -135,7 +135,7 @@ export function buildBrief(input: BriefInput): BriefSection[] {
         'competitor',
         position ?? {
           title: `Position ${us} against ${product}`,
-          body: `${ranked.theme.posts} post${ranked.theme.posts === 1 ? '' : 's'} this window on where ${product} falls short, e.g. “${clip(lead.quote, 140)}” Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers.`,
+          body: `${ranked.theme.posts} post${ranked.theme.posts === 1 ? '' : 's'} this window on where ${product} falls short, e.g. ${inQuotes(lead.quote)} Acknowledge what ${product} does well, then show how ${us} handles this exact case, with numbers.`,
         },
       ),
     );
@@ -314,7 +314,7 @@ function looseItem(pain: WindowSignal): SignalItem {
       summary: `A single report in ${placeOf(pain.community)} so far, not yet a theme.`,
       quote: { text: pain.quote, who: pain.author, sub: pain.community },
     },
-    move: movesOf(pain)?.content ?? { title: 'Answer it in the thread', body: `Reply to “${clip(pain.quote, 140)}” with what solves it.` },
+    move: movesOf(pain)?.content ?? { title: 'Answer it in the thread', body: `Reply to ${inQuotes(pain.quote)} with what solves it.` },
     sources: [{ title: pain.postTitle, url: pain.postUrl, sub: pain.community }],
   };
 }
