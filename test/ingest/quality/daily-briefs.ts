@@ -274,6 +274,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   ]);
   // Tried, not kept: between quotes that say as much of the title, one whose move (as the brief
   // writes it) names something leads. 42fc828 and the rule, the same sets: the 8 leads that changed.
+  // Tried, not kept: a failure measured against benchmarks, other things, the writer's tests or
+  // expectations (and no malfunction beside it) answered as a complaint. 8781aef and the rule
+  // (brief-ab.ts, seed 7171): the 5 items whose move changed.
+  printRatedTogether('judged-failures-2026-11-28/', 'Failures measured against something as complaints (not kept), 2025-07-03 to 08-06, the items that differ', 61, [
+    ['8781aef', 'old'],
+    ['judged failures as complaints', 'new'],
+  ]);
   printRatedTogether('named-leads-2026-11-28/', 'Leads whose move names something first (not kept), 2025-07-03 to 08-06, the items that differ', 59, [
     ['42fc828', 'old'],
     ['moves that name something first', 'new'],
