@@ -224,6 +224,9 @@ test('a move about another thing the quote names is written about what the theme
   assert.equal(moveOf(theme('Problems with Qwen3', [{ ...two, postTitle: 'Qwen3 or Hunyuan-A13B?' }])).title, 'Answer the complaint about Llama4-Scout');
   const already = complaint('The LM Studio chat view is awful on a small screen.', 'LM Studio chat view');
   assert.equal(moveOf(theme('Problems with LM Studio', [already])).title, 'Answer the complaint about LM Studio chat view');
+  // Named only as what the complaint is measured against: not what it is about.
+  const compared = complaint('Claude is underwhelming compared to ChatGPT.', 'Claude');
+  assert.equal(moveOf(theme('Problems with ChatGPT', [compared])).title, 'Answer the complaint about Claude');
   // A move written otherwise (another project name, the llm analyzer) is not read back, so it stays.
   const foreign = { ...two, moves: JSON.stringify({ content: { title: 'Answer the complaint about Llama4-Scout', body: 'Compare both models.' } }) };
   assert.equal(moveOf(theme('Problems with Hunyuan-A13B', [foreign])).title, 'Answer the complaint about Llama4-Scout');

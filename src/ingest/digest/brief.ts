@@ -18,7 +18,7 @@ import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { aboutSubject, inQuotes, moveSubject, ours, placeOf } from '../analyze/moves.ts';
-import { clip, productKey } from '../analyze/text.ts';
+import { clip, comparedOnly, productKey } from '../analyze/text.ts';
 import { COST_WORDS, exampleClause, SLOW_WORDS, titleNames, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
 
@@ -281,6 +281,10 @@ function themeMove(ranked: RankedTheme, lead: WindowSignal, project: string): Mo
   const own = moveSubject(move, lead.quote, lead.community, project);
   // Already about it ("LM Studio chat" under "Problems with LM Studio"): kept as the quote says it.
   if (!own || terms(subject).every((t) => terms(own.subject).includes(t))) return move;
+  // Named only as what the move's own subject is measured against ("Claude is underwhelming
+  // compared to ChatGPT" under "Problems with ChatGPT"): not what the quote complains about, as
+  // a move never takes such a product for its subject (moves.ts `namedProducts`).
+  if (comparedOnly(lead.quote, written)) return move;
   return own.about(written);
 }
 
