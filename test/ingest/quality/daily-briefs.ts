@@ -277,6 +277,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // Tried, not kept: a failure measured against benchmarks, other things, the writer's tests or
   // expectations (and no malfunction beside it) answered as a complaint. 8781aef and the rule
   // (brief-ab.ts, seed 7171): the 5 items whose move changed.
+  // Tried, not kept: a theme item's summary without its example quote (the lead quote stands right
+  // below it). 92d13a9 and the variant (brief-ab.ts, seed 11): 30 of the 191 pairs drawn (seed 99).
+  printRatedTogether('no-example-2026-11-28/', 'Summaries without their example quote (not kept), 2025-07-03 to 08-06, 30 pairs of the 191', 63, [
+    ['92d13a9', 'old'],
+    ['no example', 'new'],
+  ]);
   printRatedTogether('judged-failures-2026-11-28/', 'Failures measured against something as complaints (not kept), 2025-07-03 to 08-06, the items that differ', 61, [
     ['8781aef', 'old'],
     ['judged failures as complaints', 'new'],
