@@ -280,7 +280,8 @@ function themeMove(ranked: RankedTheme, lead: WindowSignal, project: string): Mo
   if (named) return named;
   const own = moveSubject(move, lead.quote, lead.community, project);
   // Already about it ("LM Studio chat" under "Problems with LM Studio"): kept as the quote says it.
-  if (!own || terms(subject).every((t) => terms(own.subject).includes(t))) return move;
+  const ownTerms = new Set(own ? terms(own.subject) : []);
+  if (!own || terms(subject).every((t) => ownTerms.has(t))) return move;
   // Named only as what the move's own subject is measured against ("Claude is underwhelming
   // compared to ChatGPT" under "Problems with ChatGPT"): not what the quote complains about, as
   // a move never takes such a product for its subject (moves.ts `namedProducts`).
