@@ -227,6 +227,9 @@ test('a move about another thing the quote names is written about what the theme
   // Named only as what the complaint is measured against: not what it is about.
   const compared = complaint('Claude is underwhelming compared to ChatGPT.', 'Claude');
   assert.equal(moveOf(theme('Problems with ChatGPT', [compared])).title, 'Answer the complaint about Claude');
+  // The same for a move that names nothing: "it" is the slow one, not LM Studio.
+  const slower = { ...signal("It's even slower than LM Studio on my Mac.", 10), moves: JSON.stringify({ content: { title: 'Show how to make it faster', body: 'Publish measured numbers.' } }) };
+  assert.equal(moveOf(theme('Problems with LM Studio', [slower])).title, 'Show how to make it faster');
   // A move written otherwise (another project name, the llm analyzer) is not read back, so it stays.
   const foreign = { ...two, moves: JSON.stringify({ content: { title: 'Answer the complaint about Llama4-Scout', body: 'Compare both models.' } }) };
   assert.equal(moveOf(theme('Problems with Hunyuan-A13B', [foreign])).title, 'Answer the complaint about Llama4-Scout');

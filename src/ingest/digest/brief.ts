@@ -276,16 +276,17 @@ function themeMove(ranked: RankedTheme, lead: WindowSignal, project: string): Mo
   const said = new Set(terms(lead.quote));
   if (!terms(subject).every((t) => said.has(t))) return move;
   const written = asWritten(subject, ranked.theme.title, lead.quote);
+  // Named only as what something is measured against ("Claude is underwhelming compared to
+  // ChatGPT", "it's even slower than LM Studio" under "Problems with LM Studio"): not what the
+  // quote complains about, as a move never takes such a product for its subject (moves.ts
+  // `namedProducts`).
+  if (comparedOnly(lead.quote, written)) return move;
   const named = aboutSubject(move, written);
   if (named) return named;
   const own = moveSubject(move, lead.quote, lead.community, project);
   // Already about it ("LM Studio chat" under "Problems with LM Studio"): kept as the quote says it.
   const ownTerms = new Set(own ? terms(own.subject) : []);
   if (!own || terms(subject).every((t) => ownTerms.has(t))) return move;
-  // Named only as what the move's own subject is measured against ("Claude is underwhelming
-  // compared to ChatGPT" under "Problems with ChatGPT"): not what the quote complains about, as
-  // a move never takes such a product for its subject (moves.ts `namedProducts`).
-  if (comparedOnly(lead.quote, written)) return move;
   return own.about(written);
 }
 
