@@ -273,8 +273,9 @@ function themeMove(ranked: RankedTheme, lead: WindowSignal, project: string): Mo
   const move = movesOf(lead)?.content ?? { title: `Write about ${ranked.theme.title.toLowerCase()}`, body: ranked.theme.summary };
   const subject = titleNames(ranked.theme.title);
   if (subject === ranked.theme.title) return move;
+  const subjectTerms = terms(subject);
   const said = new Set(terms(lead.quote));
-  if (!terms(subject).every((t) => said.has(t))) return move;
+  if (!subjectTerms.every((t) => said.has(t))) return move;
   const written = asWritten(subject, ranked.theme.title, lead.quote);
   // Named only as what something is measured against ("Claude is underwhelming compared to
   // ChatGPT", "it's even slower than LM Studio" under "Problems with LM Studio"): not what the
@@ -285,8 +286,9 @@ function themeMove(ranked: RankedTheme, lead: WindowSignal, project: string): Mo
   if (named) return named;
   const own = moveSubject(move, lead.quote, lead.community, project);
   // Already about it ("LM Studio chat" under "Problems with LM Studio"): kept as the quote says it.
-  const ownTerms = new Set(own ? terms(own.subject) : []);
-  if (!own || terms(subject).every((t) => ownTerms.has(t))) return move;
+  if (!own) return move;
+  const ownTerms = new Set(terms(own.subject));
+  if (subjectTerms.every((t) => ownTerms.has(t))) return move;
   return own.about(written);
 }
 

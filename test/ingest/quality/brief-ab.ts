@@ -83,7 +83,9 @@ async function liveSet(repo: string, first: string, db: string): Promise<void> {
 
 /** Every item of the project's briefs whose window starts on `first` or later. */
 function itemsOf(db: string, first: string): Item[] {
-  const rows = new Database(db, { readonly: true }).prepare('SELECT window_start, sections FROM briefs WHERE project_id = ? AND window_start >= ? ORDER BY window_start').all(PROJECT, `${first}T00:00:00`) as { window_start: string; sections: string }[];
+  const database = new Database(db, { readonly: true });
+  const rows = database.prepare('SELECT window_start, sections FROM briefs WHERE project_id = ? AND window_start >= ? ORDER BY window_start').all(PROJECT, `${first}T00:00:00`) as { window_start: string; sections: string }[];
+  database.close();
   return rows.flatMap((row) => {
     const stored = JSON.parse(row.sections) as { kind: string; items: BriefItem[] }[] | { sections: { kind: string; items: BriefItem[] }[] };
     const sections = Array.isArray(stored) ? stored : stored.sections;
