@@ -427,3 +427,27 @@ test('a move is read back to its subject and written again about another (moveSu
   assert.equal(moveSubject(crash, 'Gemma keeps crashing on my laptop.', 'LocalLLaMA', 'Quantforge')?.subject, 'Gemma');
   assert.equal(moveSubject(crash, 'Gemma keeps crashing on my laptop.', 'LocalLLaMA', 'EvalKit'), undefined, 'its body names Quantforge');
 });
+
+test('hardware too small for a model gets what runs where, in the memory the writer names; a tool that will not run, an out-of-memory error and cards that do not fit keep their fix', () => {
+  const named = moves("I can't run 24b 27b models on my 8gb 3060ti card.");
+  assert.equal(named.content.title, 'Show what runs in 8 GB');
+  assert.match(named.content.body, /held back by the hardware they have, not by a bug\. Publish what fits where, starting with 8 GB:/);
+  assert.equal(named.position, undefined);
+  assert.equal(moves('(Lord knows I can\'t run this on my 4GB of VRAM)').content.title, 'Show what runs in 4 GB of VRAM');
+  assert.equal(moves('64GB is not enough to run medium models').content.title, 'Show what runs in 64 GB');
+  assert.equal(moves('128gb is nice, but in the end just not enough to work with.').content.title, 'Show what runs in 128 GB');
+  assert.equal(moves("Maybe just needed better instructions, But I can't run the 72B model on my rig").content.title, 'Show what runs on which hardware');
+  // A multiple is not the memory the writer has ("2x16gb" is 32 GB), so no amount is named.
+  assert.equal(moves("Having 4080 super and 2x16gb ram couldn't run the new openai 120b model.").content.title, 'Show what runs on which hardware');
+  for (const sentence of [
+    "It can't even run cline....",
+    "Runpod isn't too hard, but still doesn't fit your requirements.",
+    'I have a RTX 8000 and every so often it gives me a Cuda out of memory error.',
+    "My case can't fit both cards vertically.",
+    "I can't really add a third card since the motherboard just wouldn't fit that many.",
+    'Particularly, I was unable to run RDNA2 and RDNA3 cards together with same app instance.',
+    // A model's size is no hardware: software that will not run it fails.
+    'Llama-3_3-Nemotron-Super-49B-v1-mlx-4bit cannot be run in lm studio',
+    "I'm a sad user who can't run GLM 4.5 Air yet because I'm using llama.cpp, unlike the GLM 4 9b model.",
+  ]) assert.match(moves(sentence).content.title, /^Write the fix/, sentence);
+});

@@ -4,7 +4,8 @@
  * the writer's), and a bare "problem" or "issue" (in the writer's word: a
  * sentence that says which kind of problem gets that kind's move, pain.ts `precise`); slowness
  * measured numbers; a price complaint a pricing move; a missing capability a roadmap move (and
- * something not supported a workaround, not a fix); confusion a plain walkthrough (a choice
+ * something not supported a workaround, not a fix; hardware too small what runs where);
+ * confusion a plain walkthrough (a choice
  * between many options, a side-by-side of them); a concern a straight answer; frustration with a
  * named product a positioning move. Each move uses the pain's own subject (the product or the
  * noun phrase it is about) and its words, never one template for all.
@@ -15,6 +16,7 @@
 import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { namedProducts, subjectBefore, subjectFor, subjectOf, subjectPlace, threadNamed, threadWords, type ThingFailing } from './move-subject.ts';
+import { memoryAmount, outgrownHardware } from './move-hardware.ts';
 import { choiceOf, difficultTask, taskOf } from './move-task.ts';
 import { beforeAdverbs, type Token } from './nlp.ts';
 import { bareProblem } from './pain.ts';
@@ -68,6 +70,7 @@ export function movesFor(given: MoveContext): Moves {
   }
   const searching = FIND_BLOCKED.test(ctx.sentence);
   if (unsupported(ctx)) return supportMoves(ctx, product, said, where, us);
+  if (ctx.reading.kind === 'failure' && !failing && outgrownHardware(ctx.tokens, ctx.reading.cue, ctx.sentence)) return { content: hardwareMove(memoryAmount(ctx.sentence), said, where) };
   const task = ctx.reading.kind === 'difficulty' && !searching ? difficultTask(ctx.sentence) : undefined;
   const choosing = ctx.reading.kind === 'difficulty' && !task && !searching ? choiceOf(ctx.sentence) : undefined;
   const moves: Moves = {
@@ -261,6 +264,20 @@ function pronounSubject(tokens: readonly Token[], verb: number): boolean {
 }
 
 const RELATIVE_PRONOUNS = new Set(['which', 'that', 'who', 'whom', 'whose']);
+
+/**
+ * Hardware too small for what the writer wants to run (move-hardware.ts): nothing broke, so
+ * "Write the fix for 16 GB RAM failing" offered a fix nobody can write (such fixes were rated bad
+ * in 28 of 38 ratings, docs/quality.md). What answers it is what does fit, in the memory the
+ * writer names when they name it. No positioning move: a product too big for someone's card has
+ * not fallen short.
+ */
+function hardwareMove(amount: string | undefined, said: string, where: string): Move {
+  return {
+    title: amount ? `Show what runs in ${amount}` : 'Show what runs on which hardware',
+    body: `${said} People in ${where} are held back by the hardware they have, not by a bug. Publish what fits where${amount ? `, starting with ${amount}` : ''}: which models and quantizations run on common memory sizes, at what context length and speed, and the cheapest way past the limit (a smaller quant, offloading, a second card, a hosted endpoint).`,
+  };
+}
 
 /**
  * "I can't find any documentation on X", "couldn't find a GGUF for it": what is missing is

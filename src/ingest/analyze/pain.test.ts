@@ -93,6 +93,10 @@ test('a sentence that says there was no problem is a denial, whatever problem wo
     "I use it every day and I usually don't have problems with it.",
     'The hosted demo does not have such issues.',
     "I don't encounter any problem with the new template on Q8.",
+    'I have passed thousands of tool calls with qwen-code with 0 failures.',
+    'Throughput scales with batching, assuming there are no VRAM limitations.',
+    'The 16Gb card will run the 14b model without running into memory issues.',
+    'And surprise, no, we are not grappling with any security issues when it comes to agents.',
   ]) assert.ok(deniesProblem(sentence), sentence);
   for (const sentence of [
     'I am having issues with tool calls not being formatted properly.',
@@ -102,6 +106,8 @@ test('a sentence that says there was no problem is a denial, whatever problem wo
     'Nothing loads and there is no error message at all.',
     "I don't know why I have issues with the new drivers.",
     "Don't have the problem on Linux, only on Windows it crashes.",
+    'No matter how many bugs they fix, it still crashes on load.',
+    'The new build has memory leaks and no fix in sight.',
   ]) assert.ok(!deniesProblem(sentence), sentence);
 });
 

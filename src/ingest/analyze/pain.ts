@@ -82,17 +82,31 @@ const RELIEF = /\b(?:hard to (?:beat|match|believe|argue)|wish (?:i|we) (?:was|w
  * annotators labelled blind (fixtures/training/comment-pains.json and both brief-leads fixtures),
  * 15 say this and none is a pain, whatever follows a "but"; none of the ~500 labelled pain quotes
  * of opening posts does (docs/quality.md, "Denials"). So it decides alone, after the model.
+ *
+ * The same holds of failures, crashes, bugs and limitations, of a problem named by one word before
+ * it, and of a problem not run into: "with 0 failures", "assuming there are no VRAM limitations",
+ * "without running into memory issues", "we are not grappling with any security issues" (5 of
+ * 4,362 pains of a backfill and a week of daily runs, three of which led daily items, none a pain
+ * to two blind annotators; 2 of the ~2,500 labelled sentences, both no pain: docs/quality.md,
+ * "Denials of failures").
  */
 const MODIFIER = '(?:(?:real|major|big|serious|huge|noticeable|such)\\s+)?';
 const PROBLEM_NOUN = '(?:problems?|issues?)\\b';
+/** Problems that can be denied by "no" or "without": "0 failures", "no VRAM limitations". */
+const DENIABLE = '(?:problems?|issues?|failures?|crash(?:es)?|bugs?|limitations?)\\b';
+/** One word naming which problem: "no memory issues", "no VRAM limitations". */
+const WHICH = '(?:[\\w-]+\\s+)?';
 const DENIAL = new RegExp(
   [
-    `\\b(?:no|zero)\\s+${MODIFIER}${PROBLEM_NOUN}`,
+    `\\b(?:no|zero|0)\\s+${MODIFIER}${WHICH}${DENIABLE}`,
     `\\bnot\\s+(?:a|an|one|any)\\s+(?:single\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
     `\\b(?:haven['’]?t|hasn['’]?t|hadn['’]?t|didn['’]?t|(?:have|has|had|did)\\s+not|never)\\s+(?:had|have|seen|see|run\\s+into|ran\\s+into|hit|encountered|encounter|noticed|notice|experienced|experience|got|get)\\s+(?:a\\s+single\\s+|any\\s+|an?\\s+|one\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
     // The present tense says it as surely: "I usually don't have problems with it", "it doesn't have such issue".
     `\\b(?:don['’]?t|doesn['’]?t|(?:do|does)\\s+not)\\s+(?:\\w+ly\\s+)?(?:have|see|run\\s+into|hit|encounter|notice|experience|get)\\s+(?:a\\s+single\\s+|any\\s+|an?\\s+|one\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
-    `\\bwithout\\s+(?:any\\s+)?${MODIFIER}${PROBLEM_NOUN}`,
+    // "without any problems", "without running into memory issues".
+    `\\bwithout\\s+(?:\\w+ing\\s+(?:into\\s+)?)?(?:any\\s+)?${MODIFIER}${WHICH}${DENIABLE}`,
+    // "we are not grappling with any security issues", "not seeing a single crash".
+    `\\bnot\\s+\\w+ing\\s+(?:(?:with|into)\\s+)?(?:any|a\\s+single)\\s+${MODIFIER}${WHICH}${DENIABLE}`,
   ].join('|'),
   'i',
 );

@@ -272,6 +272,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['281c82f', 'old'],
     ["the theme's subject", 'new'],
   ]);
+  // Kept: hardware too small for what the writer wants to run gets what runs where, not a fix
+  // (moves.ts, move-hardware.ts). 94e8dca and the rule (brief-ab.ts, seed 65): the 7 pairs whose
+  // move changed once a model's size alone was no longer taken for hardware (2 of 9 pairs dropped).
+  printRatedTogether('hardware-moves-2026-11-28/', 'Hardware too small (kept), 2025-07-03 to 08-06, the items that differ', 67, [
+    ['94e8dca', 'old'],
+    ['what runs where', 'new'],
+  ]);
   // Tried, not kept: between quotes that say as much of the title, one whose move (as the brief
   // writes it) names something leads. 42fc828 and the rule, the same sets: the 8 leads that changed.
   // Tried, not kept: a failure measured against benchmarks, other things, the writer's tests or
