@@ -106,7 +106,7 @@ describe('rules analyzer', () => {
       ],
     );
     const [crash, wish] = pains;
-    assert.equal(crash!.moves?.content.title, 'Write the fix for Ollama failing');
+    assert.equal(crash!.moves?.content.title, 'Write the fix for Ollama crashing');
     assert.match(crash!.moves!.content.body, /r\/LocalLLaMA/);
     assert.equal(crash!.moves?.position?.title, 'Position Quantforge against Ollama');
     assert.ok(wish!.moves?.roadmap, 'a wish gets a roadmap move');

@@ -82,7 +82,7 @@ export function movesFor(given: MoveContext): Moves {
         ? findMove(product, said, where)
         : bareProblem(ctx.tokens, ctx.reading)
           ? issueMove(subject, said, where, us)
-          : contentMove(ctx.reading.kind, subject, said, where, us),
+          : contentMove(ctx.reading.kind, subject, said, where, us, ctx.reading.kind === 'failure' ? symptomOf(ctx, failing) : undefined),
   };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
@@ -132,6 +132,82 @@ function linked(tokens: readonly Token[], at: number): boolean {
 }
 
 const BEFORE_VERB_LINKS = new Set(['be', 'get', 'seem', 'become', 'look']);
+
+/**
+ * How a failure shows, as a fix's title says it of its subject: "Write the fix for LM Studio
+ * crashing", "…for vLLM throwing errors", "…for Qwen3 hallucinating", "…for the server not
+ * loading". "Failing" said only that something went wrong, and annotators called such fixes generic
+ * more than any other remark (docs/quality.md, "Fixes that say the symptom"). Read from the cue: a
+ * failure word ("crash", "hallucination"), a function verb that is negated or blocked ("doesn't
+ * load", "unable to start"), or a thing that gets stuck (`thingFails`). Undefined for the rest
+ * ("fails", "bug", "broken"), which "failing" says as well as anything.
+ */
+function symptomOf(ctx: MoveContext, failing: ThingFailing | undefined): Symptom | undefined {
+  const cue = ctx.tokens[ctx.reading.cue];
+  if (!cue) return undefined;
+  if (failing) return cue.lower === 'stuck' ? 'getting stuck' : undefined;
+  const word = FAILURE_SYMPTOMS.get(cue.lemma) ?? FAILURE_SYMPTOMS.get(cue.lower);
+  if (word) return symptomSaid(word, cue, ctx.sentence) ? word : undefined;
+  return cue.pos === 'VERB' || cue.pos === 'AUX' ? STOPPED_VERBS.get(cue.lemma) : undefined;
+}
+
+/**
+ * Whether the sentence uses the failure word for that symptom: errors a program throws or shows
+ * ("getting errors", "an error message"), not mistakes ("so many grammatical errors", "my
+ * calculator makes errors"); garbage, nonsense or gibberish that is output ("spitting out
+ * garbage", "it adds garbage"), not "the same nonsense people were saying"; a program that
+ * freezes, not "the frozen VAE decoder" or "supply is frozen".
+ */
+function symptomSaid(symptom: Symptom, cue: Token, sentence: string): boolean {
+  if (symptom === 'throwing errors') return ERRORS_SHOWN.test(sentence);
+  if (symptom.startsWith('producing')) return OUTPUT_VERBS.test(sentence);
+  if (symptom === 'freezing') return cue.lower !== 'frozen';
+  return true;
+}
+
+const ERRORS_SHOWN = /\b(?:get(?:s|ting)?|got|throw(?:s|ing|n)?|threw|gives?|gave|giving|show(?:s|ing|ed|n)?|return(?:s|ing|ed)?|hit(?:s|ting)?|spit\w*|raise[sd]?|(?:run|ran|running) into)\s+(?:[\w-]+\s+){0,3}errors?\b|\berrors?\s*(?::|message|code)/i;
+const OUTPUT_VERBS = /\b(?:spit\w*|outputs?|outputted|outputting|produc\w*|generat\w*|gives?|gave|giving|returns?|returned|returning|writes?|wrote|writing|adds?|added|adding|responds?|responded|replies|replied|answers?|answered|prints?|printed|comes? out|came out)\b/i;
+
+/** Failure words and the symptom each says. */
+const FAILURE_SYMPTOMS: ReadonlyMap<string, Symptom> = new Map([
+  ['crash', 'crashing'],
+  ['segfault', 'crashing'],
+  ['freeze', 'freezing'],
+  ['stall', 'stalling'],
+  ['timeout', 'timing out'],
+  ['error', 'throwing errors'],
+  ['exception', 'throwing errors'],
+  ['hallucinate', 'hallucinating'],
+  ['hallucination', 'hallucinating'],
+  ['gibberish', 'producing gibberish'],
+  ['garbage', 'producing garbage'],
+  ['nonsense', 'producing nonsense'],
+  ['oom', 'running out of memory'],
+]);
+
+/** Function verbs that, negated or blocked, say what no longer happens: "doesn't load" → "not loading". */
+const STOPPED_VERBS: ReadonlyMap<string, Symptom> = new Map([
+  ['work', 'not working'],
+  ['load', 'not loading'],
+  ['start', 'not starting'],
+  ['open', 'not opening'],
+  ['connect', 'not connecting'],
+  ['respond', 'not responding'],
+  ['install', 'not installing'],
+  ['compile', 'not compiling'],
+  ['boot', 'not booting'],
+  ['launch', 'not launching'],
+]);
+
+/** A subject that already names a symptom ("garbage characters", "causes hallucinations") is not said to produce it again. */
+function saysSymptom(subject: string): boolean {
+  return /\b(?:garbage|nonsense|gibberish|hallucinat\w*|errors?|crash\w*|freez\w*|stuck|memory)\b/i.test(subject);
+}
+
+type Symptom = 'crashing' | 'freezing' | 'stalling' | 'timing out' | 'throwing errors' | 'hallucinating' | 'producing gibberish' | 'producing garbage' | 'producing nonsense' | 'running out of memory' | 'getting stuck' | `not ${string}`;
+
+/** Every symptom a fix's title may say: how a title is read back (`moveSubject`). */
+const SYMPTOMS: ReadonlySet<Symptom> = new Set<Symptom>([...FAILURE_SYMPTOMS.values(), ...STOPPED_VERBS.values(), 'getting stuck']);
 
 /**
  * pain.ts reads a negated quality ("not usable", "not clear", "not worth it") as something
@@ -336,13 +412,13 @@ function issueMove(subject: string | undefined, said: string, where: string, us:
 /** A worry about data: who can read it, where it goes, what is kept. */
 const PRIVACY = /\b(?:privacy|private|confidential|data|security|secure|telemetry|tracking|tracked|logs?|logged|logging|gdpr|hipaa|compliance|leaks?|leaked|spying|surveillance|on my behalf)\b/i;
 
-function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string): Move {
+function contentMove(kind: PainKind, subject: string | undefined, said: string, where: string, us: string, symptom?: Symptom): Move {
   const it = subject ?? 'it';
   switch (kind) {
     case 'failure':
       return {
         // "tool call failures failing" says it twice: a subject that names the failure is the title.
-        title: !subject ? 'Write the fix for this failure' : NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} failing`,
+        title: !subject ? 'Write the fix for this failure' : NAMES_A_FAILURE.test(subject) ? `Write the fix for ${subject}` : `Write the fix for ${subject} ${symptom && !saysSymptom(subject) ? symptom : 'failing'}`,
         body: `Seen in ${where}: ${said} Reply with the likely causes and the fix, then publish a troubleshooting note that quotes the exact symptom, so people searching for it find the answer (and ${us}).`,
       };
     case 'speed':
@@ -399,8 +475,8 @@ export function aboutSubject(move: Move, subject: string): Move | undefined {
  * The moves a theme's subject can be put into: those that say what fails, is slow, costs, worries
  * or annoys (and the bare issue's fix). The others keep their own subject, as `aboutSubject` says.
  */
-const SUBJECT_MOVES: readonly ((subject: string | undefined, said: string, where: string, us: string) => Move)[] = [
-  ...(['failure', 'speed', 'cost', 'concern', 'frustration'] as const).map((kind) => (subject: string | undefined, said: string, where: string, us: string) => contentMove(kind, subject, said, where, us)),
+const SUBJECT_MOVES: readonly ((subject: string | undefined, said: string, where: string, us: string, symptom?: Symptom) => Move)[] = [
+  ...(['failure', 'speed', 'cost', 'concern', 'frustration'] as const).map((kind) => (subject: string | undefined, said: string, where: string, us: string, symptom?: Symptom) => contentMove(kind, subject, said, where, us, symptom)),
   issueMove,
 ];
 
@@ -424,7 +500,11 @@ export function moveSubject(move: Move, quote: string, community: string, projec
     for (let from = 1; from < words.length; from++) {
       for (let to = from + 1; to <= words.length; to++) {
         const subject = words.slice(from, to).join(' ');
-        const again = write(subject, said, where, us);
+        // What a failure's title says of its subject ("crashing") is one of the symptoms, or none.
+        const rest = words.slice(to).join(' ');
+        const symptom = SYMPTOMS.has(rest as Symptom) ? (rest as Symptom) : undefined;
+        const again = write(subject, said, where, us, symptom);
+        // Written about another subject, the move says only that it fails: the symptom was said of this one.
         if (again.title === move.title && again.body === move.body) return { subject, about: (other) => write(other, said, where, us) };
       }
     }

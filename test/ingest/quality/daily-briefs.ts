@@ -272,6 +272,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['281c82f', 'old'],
     ["the theme's subject", 'new'],
   ]);
+  // Kept: a fix says how the failure shows ("crashing", "throwing errors", "not loading") instead
+  // of "failing" (moves.ts `symptomOf`). cb37496 and the rule (brief-ab.ts, seed 69): the 12 pairs whose move changed.
+  printRatedTogether('fix-symptoms-2026-11-28/', 'Fixes that say the symptom (kept), 2025-07-03 to 08-06, the items that differ', 69, [
+    ['cb37496', 'old'],
+    ['the symptom', 'new'],
+  ]);
   // Kept: hardware too small for what the writer wants to run gets what runs where, not a fix
   // (moves.ts, move-hardware.ts). 94e8dca and the rule (brief-ab.ts, seed 65): the 7 pairs whose
   // move changed once a model's size alone was no longer taken for hardware (2 of 9 pairs dropped).
