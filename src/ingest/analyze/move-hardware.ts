@@ -40,7 +40,10 @@ const HARDWARE = new RegExp(
   'i',
 );
 
-/** An out-of-memory error is a failure a fix answers ("every so often it gives me a Cuda out of memory error"). */
+/**
+ * An error, out of memory or other, is a failure a fix answers ("every so often it gives me a Cuda
+ * out of memory error", "it loads and then throws an error on my 16GB card").
+ */
 const MEMORY_ERROR = /\bout of (?:v?ram|memory)\b|\boom\b|\berrors?\b/i;
 
 /**

@@ -272,6 +272,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['281c82f', 'old'],
     ["the theme's subject", 'new'],
   ]);
+  // Tried, not kept: a walkthrough names only a product or a subject written as a name, else "it".
+  // 0db8508 and the rule (brief-ab.ts, seeds 71 and 72 over nine sets): 3 pairs, one repeated.
+  printRatedTogether('named-guides-2026-11-28/', 'Guides that name a name (not kept), nine sets of seven days, the items that differ', 71, [
+    ['0db8508', 'old'],
+    ['names only', 'new'],
+  ]);
   // Kept: a fix says how the failure shows ("crashing", "throwing errors", "not loading") instead
   // of "failing" (moves.ts `symptomOf`). cb37496 and the rule (brief-ab.ts, seed 69): the 12 pairs whose move changed.
   printRatedTogether('fix-symptoms-2026-11-28/', 'Fixes that say the symptom (kept), 2025-07-03 to 08-06, the items that differ', 69, [
