@@ -40,6 +40,9 @@ export function subjectFor(ctx: MoveContext, failing: ThingFailing | undefined):
   if (failing === 'unreliable') return withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!);
   if (ctx.reading.kind === 'cost') return costSubject(ctx);
   if (ctx.reading.kind === 'speed' && ctx.tokens[ctx.reading.cue]!.pos === 'ADJ') return adjectiveSubject(ctx);
+  // "terrible instruction following", "awful context handling": the complaint is about the
+  // phrase, not about "terrible instruction following".
+  if (ctx.reading.kind === 'frustration' && ctx.tokens[ctx.reading.cue]!.pos === 'ADJ') return withoutCue(subjectOf(ctx), ctx.tokens[ctx.reading.cue]!);
   return subjectOf(ctx);
 }
 

@@ -369,7 +369,8 @@ test('"I can\'t get X to <do something>" is a task whatever X is made to do; a s
 });
 
 test('a thing not found to be good is a judgement, answered as a complaint; a search that came up empty is not', () => {
-  assert.equal(moves("I've never found llama.cpp to be all that great at handling concurrent chats.").content.title, 'Answer the complaint about llama.cpp');
+  // What it was not found good at is what the complaint says (move-aspect.ts).
+  assert.equal(moves("I've never found llama.cpp to be all that great at handling concurrent chats.").content.title, 'Show how llama.cpp compares on handling concurrent chats');
   assert.equal(moves("I haven't found Flash to be all that good.").content.title, 'Answer the complaint about Flash');
   assert.equal(moves("I couldn't find any documentation on the new flags.").content.title, "Publish what people can't find");
   assert.equal(moves("Ollama doesn't load on my machine.").content.title, 'Write the fix for Ollama not loading');
@@ -467,4 +468,18 @@ test("a fix says how the failure shows when the sentence says it (crashing, thro
   const read = moveSubject(moves(quote, ['LM Studio']).content, quote, 'LocalLLaMA', 'Quantforge');
   assert.equal(read?.subject, 'LM Studio');
   assert.equal(read?.about('Ollama').title, 'Write the fix for Ollama failing');
+});
+
+test('a complaint that says what is bad gets a side-by-side on exactly that; the cue word leaves its subject', () => {
+  const named = moves('had to fine-tune qwen since llama sucks at summarizing', ['Llama']);
+  assert.equal(named.content.title, 'Show how Llama compares on summarizing');
+  assert.match(named.content.body, /publish Llama side by side with the alternatives on summarizing/);
+  assert.ok(named.position, 'a named product still gets its positioning move');
+  assert.equal(moves('Honesty, I am a bit disappointed with Qwen3-235b models at least in terms of academic writing.').content.title, 'Show how Qwen3-235b models compare on academic writing');
+  // Nothing named to compare: the aspect is what the complaint is about.
+  assert.equal(moves("It's decent at logic and coding, but it's creative writing is horrible.").content.title, 'Answer the complaint about creative writing');
+  assert.equal(moves('Most models suck at agentic workflows in general though.').content.title, 'Answer the complaint about agentic workflows');
+  // A complaint that names no aspect keeps its move, about the phrase without the cue word.
+  assert.equal(moves('Kobold comes with a horrible web UI.').content.title, 'Answer the complaint about web UI');
+  assert.equal(moves('Nope, my first thought was "Q2_K is trash".').content.title, 'Answer the complaint about Q2_K');
 });

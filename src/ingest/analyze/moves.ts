@@ -6,8 +6,9 @@
  * measured numbers; a price complaint a pricing move; a missing capability a roadmap move (and
  * something not supported a workaround, not a fix; hardware too small what runs where);
  * confusion a plain walkthrough (a choice
- * between many options, a side-by-side of them); a concern a straight answer; frustration with a
- * named product a positioning move. Each move uses the pain's own subject (the product or the
+ * between many options, a side-by-side of them); a concern a straight answer; a complaint that
+ * says what is bad a side-by-side on that (move-aspect.ts); frustration with a named product a
+ * positioning move. Each move uses the pain's own subject (the product or the
  * noun phrase it is about) and its words, never one template for all.
  *
  * `content` is always there (what to write or reply); `pricing`, `roadmap` and `position` are
@@ -16,6 +17,7 @@
 import type { Move, Moves } from './analyzer.ts';
 import type { PainKind, PainReading } from './pain.ts';
 import { namedProducts, subjectBefore, subjectFor, subjectOf, subjectPlace, threadNamed, threadWords, type ThingFailing } from './move-subject.ts';
+import { complaintAspect } from './move-aspect.ts';
 import { memoryAmount, outgrownHardware } from './move-hardware.ts';
 import { choiceOf, difficultTask, taskOf } from './move-task.ts';
 import { beforeAdverbs, type Token } from './nlp.ts';
@@ -73,6 +75,7 @@ export function movesFor(given: MoveContext): Moves {
   if (ctx.reading.kind === 'failure' && !failing && outgrownHardware(ctx.tokens, ctx.reading.cue, ctx.sentence)) return { content: hardwareMove(memoryAmount(ctx.sentence), said, where) };
   const task = ctx.reading.kind === 'difficulty' && !searching ? difficultTask(ctx.sentence) : undefined;
   const choosing = ctx.reading.kind === 'difficulty' && !task && !searching ? choiceOf(ctx.sentence) : undefined;
+  const aspect = ctx.reading.kind === 'frustration' ? complaintAspect(ctx.tokens, ctx.reading.cue) : undefined;
   const moves: Moves = {
     content: task
       ? taskMove(task, said, where)
@@ -82,7 +85,9 @@ export function movesFor(given: MoveContext): Moves {
         ? findMove(product, said, where)
         : bareProblem(ctx.tokens, ctx.reading)
           ? issueMove(subject, said, where, us)
-          : contentMove(ctx.reading.kind, subject, said, where, us, ctx.reading.kind === 'failure' ? symptomOf(ctx, failing) : undefined),
+          : aspect
+            ? aspectMove(product ?? ownerOf(subject, aspect), aspect, said, where, us)
+            : contentMove(ctx.reading.kind, subject, said, where, us, ctx.reading.kind === 'failure' ? symptomOf(ctx, failing) : undefined),
   };
   if (ctx.reading.kind === 'cost') {
     moves.pricing = {
@@ -511,6 +516,35 @@ export function moveSubject(move: Move, quote: string, community: string, projec
   }
   return undefined;
 }
+
+/**
+ * A complaint that says what is bad (move-aspect.ts: "sucks at summarizing", "its vision sucks"):
+ * people weighing the thing want to see how it does at exactly that next to the alternatives,
+ * which a reply and a side-by-side show. Without a name for the thing, the aspect is what the
+ * complaint is about ("Answer the complaint about creative writing"), as move-subject.ts would
+ * name a subject.
+ */
+function aspectMove(name: string | undefined, aspect: string, said: string, where: string, us: string): Move {
+  if (!name) return contentMove('frustration', aspect, said, where, us);
+  return {
+    title: `Show how ${name} ${plural(name) ? 'compare' : 'compares'} on ${aspect}`,
+    body: `${said} Reply with what actually helps (a setting, a prompt, a better option), then publish ${name} side by side with the alternatives on ${aspect}, with examples people in ${where} can run themselves.`,
+  };
+}
+
+/**
+ * The thing a complaint's aspect belongs to, when no product is named: the move's subject, unless
+ * it is the aspect itself or speaks of many things at once ("Most models suck at agentic
+ * workflows" compares nothing).
+ */
+function ownerOf(subject: string | undefined, aspect: string): string | undefined {
+  if (!subject) return undefined;
+  const lower = subject.toLowerCase();
+  if (lower.includes(aspect.toLowerCase()) || aspect.toLowerCase().includes(lower)) return undefined;
+  return QUANTIFIERS.test(lower) ? undefined : subject;
+}
+
+const QUANTIFIERS = /^(?:most|all|many|some|several|few|other|these|those|any|every|both|the other)\b/;
 
 function choiceMove(options: string, said: string, where: string): Move {
   const them = options || 'the options';

@@ -284,6 +284,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['cb37496', 'old'],
     ['the symptom', 'new'],
   ]);
+  // Kept: a complaint that says what is bad gets a side-by-side on exactly that ("Show how llama
+  // compares on summarizing"; moves.ts `aspectMove`, move-aspect.ts), and a complaint's subject
+  // loses its own adjective ("terrible stock voices" → "stock voices"). 30de3df and the rule over
+  // thirteen sets of seven days (brief-ab.ts, seeds 73–75, merged, seed 76): the 3 pairs that changed.
+  printRatedTogether('complaint-aspects-2026-11-28/', 'Complaints that say what is bad (kept), thirteen sets of seven days, the items that differ', 73, [
+    ['30de3df', 'old'],
+    ['the aspect', 'new'],
+  ]);
   // Kept: hardware too small for what the writer wants to run gets what runs where, not a fix
   // (moves.ts, move-hardware.ts). 94e8dca and the rule (brief-ab.ts, seed 65): the 7 pairs whose
   // move changed once a model's size alone was no longer taken for hardware (2 of 9 pairs dropped).
