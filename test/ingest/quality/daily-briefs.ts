@@ -284,6 +284,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['cb37496', 'old'],
     ['the symptom', 'new'],
   ]);
+  // Not a comparison: 60 items drawn at random (seed 77) from the 218 items of the five sets at
+  // 7606071, after this session's rules, to set beside 5f99131's figures above.
+  printRatedTogether('brief-now-2026-11-28/', 'The brief at 7606071: 60 random items of 35 daily briefs, 2025-07-03 to 08-06', 75, [['7606071', '7606071']]);
   // Kept: a complaint that says what is bad gets a side-by-side on exactly that ("Show how llama
   // compares on summarizing"; moves.ts `aspectMove`, move-aspect.ts), and a complaint's subject
   // loses its own adjective ("terrible stock voices" → "stock voices"). 30de3df and the rule over
