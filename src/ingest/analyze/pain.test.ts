@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tag } from './nlp.ts';
-import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, readPain, reportsFixed, type PainKind } from './pain.ts';
+import { deniesProblem, isHowTo, leakAsNews, mistakesOneForAnother, negatesAnotherVerb, overcomesProblem, readPain, reportsFixed, type PainKind } from './pain.ts';
 
 const read = (s: string) => readPain(tag(s), s);
 const kindOf = (s: string): PainKind | undefined => read(s)?.kind;
@@ -174,4 +174,22 @@ test('a problem said to be fixed is no pain; one whose fix is denied is', () => 
     "Now, this next issue is something I couldn't fix.",
     "I've been trying to fix it but haven't found success.",
   ]) assert.ok(!reportsFixed(sentence), sentence);
+});
+
+test('a problem its writer got past is told as such; one that follows the way out, or comes back, is not', () => {
+  for (const sentence of [
+    'I had constant crashes with the old drivers, but we switched to the studio drivers last month.',
+    'Ollama kept timing out on long prompts, so I moved over to llama-server and it has been solid.',
+    'I struggled with the chat template for days until I found the right jinja file.',
+    'Whisper was painfully slow on my laptop, but the new turbo model does a great job.',
+    'I used to have issues when the server is limiting to anything lower than 8k context.',
+    'It used to crash every hour, so I bought a new power supply.',
+  ]) assert.ok(overcomesProblem(sentence), sentence);
+  for (const sentence of [
+    'Ollama kept crashing, but I switched to vLLM and it crashes too.',
+    'It used to be so great but now the quality has been very bad for me.',
+    'I used to be a fan of OpenHands, but then it basically stopped working for the models I use.',
+    'The thing that really annoys me is that the reasoning is used to double-check safety.',
+    'It keeps crashing and I hate it.',
+  ]) assert.ok(!overcomesProblem(sentence), sentence);
 });

@@ -17,7 +17,7 @@
  * which decides what move fits the pain (moves.ts). Scores are additive and the threshold is
  * one global constant: no rule names a product, a community or a post.
  */
-import { beforeAdverbs, type Token } from './nlp.ts';
+import { beforeAdverbs, tag, type Token } from './nlp.ts';
 
 export const PAIN_KINDS = ['failure', 'speed', 'cost', 'missing', 'difficulty', 'frustration', 'concern'] as const;
 export type PainKind = (typeof PAIN_KINDS)[number];
@@ -140,6 +140,65 @@ const FIX_DENIED = /\b(?:not|never|no one|nobody|yet to|cannot|\w+n['’]t)\s[^.
 /** The sentence says its problem was fixed (see REPORTED_FIXED): it is no pain, whatever its other words. */
 export function reportsFixed(sentence: string): boolean {
   return REPORTED_FIXED.test(sentence) && !FIX_DENIED.test(sentence);
+}
+
+/**
+ * A problem its writer has put behind them, said in the same sentence: "I've had similar issues in
+ * the past, but I've migrated to a metadata embedding", "after repeated issues with generation…,
+ * but I moved over to LM Studio and it has been a breeze", "I always had a hard time cloning my
+ * voice with eleven lab, but this model actually done a good job", "I couldn't find a basic guide
+ * so I decided to create one", "I used to have issues when…". Read alone such a sentence is a pain
+ * (two annotators labelled 11 of the 13 an export backfill holds a pain: docs/quality.md, "Problems
+ * the writer got past"), so it stays one; but as a brief's lead it tells of a problem nobody has
+ * now: such leads were 5 of 60 random daily items, each a bad move to both annotators. The brief
+ * lets them lead last (brief.ts `leadOf`). Only after "but", "so", "until" or "now", and only when
+ * what follows voices no problem of its own ("…but I switched to vLLM and it crashes too" still
+ * leads).
+ */
+const OVERCOME = new RegExp(
+  `\\b(?:but|so|until|now)\\s*,?\\s+(?:${[
+    // Until they found what works: "I struggled with it for a week until I found your documentation page".
+    /(?<=until\s+)(?:i|we)\s+(?:found|discovered|switched|moved|realized|realised|figured|upgraded|updated)\b/.source,
+    // The writer moved to something else.
+    /(?:i|we)(?:['’]ve| have)?\s+(?:since\s+|now\s+|just\s+|finally\s+|eventually\s+|recently\s+)?(?:migrated|moved|switched|changed|jumped)\s+(?:over\s+|back\s+)?to\b/.source,
+    // What they use now is fine: "it has been a breeze", "this model actually done a good job".
+    /(?:[\w'’-]+\s+){0,6}?(?:has|have)\s+been\s+(?:a\s+)?(?:breeze|great|fine|flawless|solid|perfect|smooth|amazing|excellent)\b/.source,
+    /(?:[\w'’-]+\s+){0,6}?(?:did|does|done|doing|do)\s+(?:a\s+|an\s+)?(?:really\s+|very\s+|pretty\s+|much\s+)?(?:good|great|fine|decent|excellent|solid|better|amazing)\s+job\b/.source,
+    // They made what they could not find.
+    /(?:i|we)\s+(?:decided\s+to|ended\s+up|went\s+ahead\s+and)\s+(?:create|make|write|build|creating|making|writing|building|created|made|wrote|built)\s+(?:one|my\s+own|our\s+own)\b/.source,
+  ].join('|')})`,
+  'i',
+);
+
+/** The sentence says its writer got past its problem (see OVERCOME, USED_TO). */
+export function overcomesProblem(sentence: string): boolean {
+  const m = OVERCOME.exec(sentence);
+  if (m) return !voicesProblem(sentence.slice(m.index));
+  return usedToHave(sentence);
+}
+
+/**
+ * "I used to have issues when the server is limiting to anything lower than 8k context", "it used
+ * to crash ingame and cause artifacts so I bought my current 6750XT": the problem is in the clause
+ * "used to" opens, and nothing before it or after its "but", "so", "however", "now" or "then"
+ * voices one ("It used to be so great but now the quality has been very bad" does).
+ */
+function usedToHave(sentence: string): boolean {
+  const m = USED_TO.exec(sentence);
+  if (!m) return false;
+  const rest = sentence.slice(m.index);
+  const turn = TURN.exec(rest.slice(m[0].length));
+  const past = turn ? rest.slice(0, m[0].length + turn.index) : rest;
+  const after = turn ? rest.slice(m[0].length + turn.index) : '';
+  return voicesProblem(past) && !voicesProblem(sentence.slice(0, m.index)) && !voicesProblem(after);
+}
+
+const USED_TO = /\b(?:i|we|it|they|this|that|he|she)\s+used\s+to\s+/i;
+const TURN = /\b(?:but|so|however|now|then|until)\b|;/i;
+
+/** Any cue in the text, whatever its score (a clause's words, for the checks above). */
+function voicesProblem(text: string): boolean {
+  return text.trim().length > 0 && readCues(tag(text), text.padEnd(20)) !== undefined;
 }
 
 /**

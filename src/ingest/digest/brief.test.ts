@@ -209,6 +209,16 @@ test('a quote that speaks to someone leads only when no other can; a thank-you o
   assert.equal(brief([theme('Slow prompt processing', [quoted, own])])[0]!.items[0]!.surfaced.quote?.text, quoted.quote);
 });
 
+test('a quote that tells of a problem its writer got past leads only when no other can', () => {
+  const past = signal('Prompt processing was painfully slow on my Mac, but I moved over to a 3090 and it has been a breeze.', 20);
+  const own = signal('Processing is painfully slow on my Mac.', 5);
+  assert.equal(brief([theme('Slow prompt processing', [past, own])])[0]!.items[0]!.surfaced.quote?.text, own.quote);
+  assert.equal(brief([theme('Slow prompt processing', [past])])[0]!.items[0]!.surfaced.quote?.text, past.quote, 'the only quote still leads');
+  // What follows the way out is a problem again: it leads as any other quote.
+  const again = signal('Prompt processing was painfully slow on my Mac, but I moved over to a 3090 and it is still slow.', 20);
+  assert.equal(brief([theme('Slow prompt processing', [again, own])])[0]!.items[0]!.surfaced.quote?.text, again.quote);
+});
+
 test('a move about another thing the quote names is written about what the theme names, when the quote says it', () => {
   const complaint = (quote: string, subject: string) => ({
     ...signal(quote, 10),

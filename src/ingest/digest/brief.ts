@@ -18,6 +18,7 @@ import type { SignalItem } from '../../domain/resources.ts';
 import type { WindowSignal, WindowTheme } from '../../store/digest.ts';
 import type { Move } from '../analyze/analyzer.ts';
 import { aboutSubject, inQuotes, moveSubject, ours, placeOf } from '../analyze/moves.ts';
+import { overcomesProblem } from '../analyze/pain.ts';
 import { clip, comparedOnly, productKey } from '../analyze/text.ts';
 import { COST_WORDS, exampleClause, SLOW_WORDS, titleNames, titleSubject } from './themes.ts';
 import { terms } from './terms.ts';
@@ -187,7 +188,7 @@ export function coherence(ranked: RankedTheme, fit: BriefInput['fit']): number {
 
 /**
  * The signal an item leads with: one that does not speak to someone ("you…": speaksToSomeone)
- * when there is one; among those, the one saying most of the theme title's words (not the
+ * nor tell of a problem its writer got past (pain.ts `overcomesProblem`) when there is one; among those, the one saying most of the theme title's words (not the
  * "Problems with" a title opens with when its pains voice no one kind: titleSubject); among those,
  * one whose quote or thread names what the title names (namesItsTitle), then the one closest to
  * the theme as the grouper measures it; the best-received when they tie.
@@ -207,7 +208,7 @@ export function leadOf(ranked: RankedTheme, fit: BriefInput['fit']): WindowSigna
     // Between quotes that say as much of the title, one from a thread about it (see namesItsTitle).
     const namesTitle = mentions(signal, named) ? 1 : 0;
     const close = fit(signal.quote, ranked);
-    const key: [number, number, number, number] = [speaksToSomeone(signal.quote) ? 0 : 1, said, namesTitle, close];
+    const key: [number, number, number, number] = [speaksToSomeone(signal.quote) || overcomesProblem(signal.quote) ? 0 : 1, said, namesTitle, close];
     if (!best || ranksAbove(key, best)) {
       lead = signal;
       best = key;

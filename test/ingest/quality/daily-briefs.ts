@@ -284,6 +284,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['cb37496', 'old'],
     ['the symptom', 'new'],
   ]);
+  // Kept: a quote that tells of a problem its writer got past leads only when no other can
+  // (brief.ts `leadOf`, pain.ts `overcomesProblem`). d76eb7d and the rule (brief-ab.ts, seed 79):
+  // the 2 leads that changed.
+  printRatedTogether('got-past-leads-2026-11-28/', 'Problems got past lead last (kept), 2025-07-03 to 08-06, the items that differ', 79, [
+    ['d76eb7d', 'old'],
+    ['got past leads last', 'new'],
+  ]);
   // Not a comparison: 60 items drawn at random (seed 77) from the 218 items of the five sets at
   // 7606071, after this session's rules, to set beside 5f99131's figures above.
   printRatedTogether('brief-now-2026-11-28/', 'The brief at 7606071: 60 random items of 35 daily briefs, 2025-07-03 to 08-06', 75, [['7606071', '7606071']]);
