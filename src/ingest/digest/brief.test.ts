@@ -84,7 +84,7 @@ test('a theme is shown when its lead, or the thread the lead comes from, names w
 test('a theme whose quotes sit far from it on average is not shown: the next one that holds one problem is, then single reports', () => {
   const mixed = theme('Game failures', [signal('Qwen3 keeps looping on long prompts.', 90), signal('Kimi K2 is too expensive to host.', 80), signal('DeepSeek refuses half my questions.', 70)]);
   const focused = theme('Slow prompt processing', [signal('Prompt processing is painfully slow on my Mac.', 10), signal('Prompt processing takes minutes at 20k context.', 5)]);
-  const loose = { ...signal('The installer fails on Windows 11.', 3), moves };
+  const loose = { ...signal('I keep getting crashes: the installer fails on Windows 11 every time.', 3), moves };
   const closeness = new Map([...mixed.signals.map((s) => [s.quote, COHERENT_FIT - 0.05] as const), ...focused.signals.map((s) => [s.quote, COHERENT_FIT + 0.05] as const)]);
   const offerings = [{ name: 'Game checker', description: 'Checks Qwen3, Kimi K2 and DeepSeek answers.' }];
   const fit = (text: string, ranked: RankedTheme) => closeness.get(text) ?? (ranked === mixed ? 0.9 : 0);
@@ -207,6 +207,15 @@ test('a quote that speaks to someone leads only when no other can; a thank-you o
   const quoted = signal('Everyone says "you just need more RAM", yet prompt processing stays slow for me.', 10);
   assert.equal(brief([theme('Slow prompt processing', [thanked, own])])[0]!.items[0]!.surfaced.quote?.text, thanked.quote);
   assert.equal(brief([theme('Slow prompt processing', [quoted, own])])[0]!.items[0]!.surfaced.quote?.text, quoted.quote);
+});
+
+test('a single report is shown only when its sentence says a problem strongly; a thin window shows fewer items', () => {
+  const weak = { ...signal('I have an old workstation with 256GB of slow but cheap RAM.', 50), moves };
+  const strong = { ...signal('I keep getting crashes: the installer fails on Windows 11 every time.', 3), moves };
+  const [content] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [], loose: [weak, strong], fit: () => 0, quoteFit: () => 0 });
+  assert.deepEqual(content!.items.map((i) => i.surfaced.quote?.text), [strong.quote], 'the better-received weak one is passed over');
+  const [none] = buildBrief({ project: { name: 'EvalKit', offerings: [] }, pains: [], rivals: [], loose: [weak], fit: () => 0, quoteFit: () => 0 });
+  assert.deepEqual(none!.items, []);
 });
 
 test('a quote that tells of a problem its writer got past leads only when no other can', () => {

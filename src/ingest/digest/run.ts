@@ -52,7 +52,7 @@ import { rulesAnalyzer } from '../analyze/rules.ts';
 import { familyKey } from '../analyze/products.ts';
 import { productKey } from '../analyze/text.ts';
 import type { CommunityOutcome, Source, SourceThread } from '../sources/source.ts';
-import { buildBrief, CONTENT_ITEMS, type RankedTheme } from './brief.ts';
+import { buildBrief, LOOSE_CANDIDATES, type RankedTheme } from './brief.ts';
 import { NameSizes } from './name-sizes.ts';
 import { painContext, POOL_MAX, ThemeGrouper, type PainDoc } from './themes.ts';
 import { windowLabel, type Window } from './window.ts';
@@ -586,7 +586,7 @@ class RunWork {
     };
     const pains = await ranked('pain');
     const rivals = await ranked('competitor');
-    const loose = await unthemedPainsInWindow(this.store.db, this.projectId, start, end, CONTENT_ITEMS);
+    const loose = await unthemedPainsInWindow(this.store.db, this.projectId, start, end, LOOSE_CANDIDATES);
     const sections = buildBrief({
       project: { name: this.memory.name, offerings: this.memory.offerings, competitors: this.memory.competitors.map((c) => c.name) },
       pains,

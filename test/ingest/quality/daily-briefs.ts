@@ -284,6 +284,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['cb37496', 'old'],
     ['the symptom', 'new'],
   ]);
+  // Kept: a single report is shown only when its sentence says a problem strongly (brief.ts
+  // `standsAlone`). Not brief-ab.ts (single reports are 1 of 218 items there): for each day of a
+  // backfill to 07-31 plus a week, the single report a thin window would show before and after the
+  // rule, 12 of the 24 days where they differ (make-pairs.ts, seed 84).
+  printRatedTogether('single-reports-2026-11-28/', 'Single reports that stand alone (kept), 12 days of 2025-07-01 to 08-07, the single report before and after', 81, [
+    ['e887d1a', 'old'],
+    ['stands alone', 'new'],
+  ]);
   // Kept: a quote that tells of a problem its writer got past leads only when no other can
   // (brief.ts `leadOf`, pain.ts `overcomesProblem`). d76eb7d and the rule (brief-ab.ts, seed 79):
   // the 2 leads that changed.
