@@ -57,7 +57,7 @@ function possessed(tokens: readonly Token[], cue: number): string | undefined {
   const chunk = nounChunks(tokens).find(([from, to]) => to === end + 1 && from > 0);
   if (!chunk) return undefined;
   const owner = tokens[chunk[0] - 1]!;
-  const owned = POSSESSIVES.has(owner.lower) || (owner.lower === "'s" || owner.lower === '’s');
+  const owned = POSSESSIVES.has(owner.lower) || owner.lower === "'s" || owner.lower === '’s';
   return owned ? aspectText(tokens, chunk[0], chunk[1]) : undefined;
 }
 

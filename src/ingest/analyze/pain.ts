@@ -149,7 +149,7 @@ export function reportsFixed(sentence: string): boolean {
  * voice with eleven lab, but this model actually done a good job", "I couldn't find a basic guide
  * so I decided to create one", "I used to have issues when…". Read alone such a sentence is a pain
  * (two annotators labelled 11 of the 13 an export backfill holds a pain: docs/quality.md, "Problems
- * the writer got past"), so it stays one; but as a brief's lead it tells of a problem nobody has
+ * the writer got past lead last"), so it stays one; but as a brief's lead it tells of a problem nobody has
  * now: such leads were 5 of 60 random daily items, each a bad move to both annotators. The brief
  * lets them lead last (brief.ts `leadOf`). Only after "but", "so", "until" or "now", and only when
  * what follows voices no problem of its own ("…but I switched to vLLM and it crashes too" still
@@ -196,7 +196,10 @@ function usedToHave(sentence: string): boolean {
 const USED_TO = /\b(?:i|we|it|they|this|that|he|she)\s+used\s+to\s+/i;
 const TURN = /\b(?:but|so|however|now|then|until)\b|;/i;
 
-/** Any cue in the text, whatever its score (a clause's words, for the checks above). */
+/**
+ * Any cue in the text, whatever its score (a clause's words, for the checks above). Padded because
+ * `readCues` passes over sentences under 20 characters, and a clause ("so I bought one") may be one.
+ */
 function voicesProblem(text: string): boolean {
   return text.trim().length > 0 && readCues(tag(text), text.padEnd(20)) !== undefined;
 }
