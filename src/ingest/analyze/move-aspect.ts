@@ -7,7 +7,7 @@
  * 15 of 384 ratings and called generic most often (docs/quality.md, "Complaints that say what is
  * bad"). moves.ts writes the move; this module only reads the words.
  */
-import { nounChunks, phrase, type Token } from './nlp.ts';
+import { NOUNISH, nounChunks, phrase, type Token } from './nlp.ts';
 import { isVague } from './vague.ts';
 
 /** How far past the cue its "at …" may stand: "even worse than glm 4.5 at coding" is six words on. */
@@ -52,7 +52,7 @@ function afterCue(tokens: readonly Token[], cue: number): string | undefined {
 function possessed(tokens: readonly Token[], cue: number): string | undefined {
   let end = cue - 1;
   while (end >= 0 && (tokens[end]!.pos === 'ADV' || tokens[end]!.pos === 'AUX' || tokens[end]!.pos === 'PART')) end--;
-  if (end < 0 || !NOUNS.has(tokens[end]!.pos)) return undefined;
+  if (end < 0 || !NOUNISH.has(tokens[end]!.pos)) return undefined;
   // "its really bad at coding" has no noun between "its" and the cue: the slip for "it's".
   const chunk = nounChunks(tokens).find(([from, to]) => to === end + 1 && from > 0);
   if (!chunk) return undefined;
@@ -98,7 +98,6 @@ function isGerund(token: Token | undefined): boolean {
 
 const MAX_WORDS = 4;
 const QUOTE_MARKS = /^["“”'‘’`]$/;
-const NOUNS = new Set(['NOUN', 'PROPN']);
 const FUNCTION_POS = new Set(['ADP', 'CCONJ', 'SCONJ', 'PRON', 'AUX', 'PART', 'DET', 'ADV', 'NUM', 'INTJ']);
 /** Owners that are things: "your solution is completely useless to me" is about the solution itself, not an aspect of something. */
 const POSSESSIVES = new Set(['its', 'their']);

@@ -154,7 +154,8 @@ export function beforeAdverbs(tokens: readonly Token[], at: number): Token | und
   return tokens[i];
 }
 
-const NOUNISH = new Set(['NOUN', 'PROPN']);
+/** The tags of a noun: common or proper. */
+export const NOUNISH: ReadonlySet<string> = new Set(['NOUN', 'PROPN']);
 
 /**
  * Noun chunks: runs of adjectives/nouns/numbers ending in a noun ("prompt processing speed",

@@ -186,11 +186,10 @@ export function overcomesProblem(sentence: string): boolean {
 function usedToHave(sentence: string): boolean {
   const m = USED_TO.exec(sentence);
   if (!m) return false;
-  const rest = sentence.slice(m.index);
-  const turn = TURN.exec(rest.slice(m[0].length));
-  const past = turn ? rest.slice(0, m[0].length + turn.index) : rest;
-  const after = turn ? rest.slice(m[0].length + turn.index) : '';
-  return voicesProblem(past) && !voicesProblem(sentence.slice(0, m.index)) && !voicesProblem(after);
+  const opens = m.index + m[0].length;
+  const turn = TURN.exec(sentence.slice(opens));
+  const ends = turn ? opens + turn.index : sentence.length;
+  return voicesProblem(sentence.slice(m.index, ends)) && !voicesProblem(sentence.slice(0, m.index)) && !voicesProblem(sentence.slice(ends));
 }
 
 const USED_TO = /\b(?:i|we|it|they|this|that|he|she)\s+used\s+to\s+/i;
