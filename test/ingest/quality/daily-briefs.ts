@@ -317,6 +317,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['94e8dca', 'old'],
     ['what runs where', 'new'],
   ]);
+  // Tried, not kept: a difficulty's guide names only what the grammar of the difficulty says is
+  // hard, else nothing (guide-subjects-2026-11-28/rule.patch). c5f9deb and the rule (brief-ab.ts,
+  // seed 83; seed 85 drew the same 10 pairs after two more cases were added): the 10 pairs.
+  printRatedTogether('guide-subjects-2026-11-28/', 'Guides named by the grammar of the difficulty (not kept), 2025-07-03 to 08-06, the items that differ', 83, [
+    ['c5f9deb', 'old'],
+    ['guides by grammar', 'new'],
+  ]);
   // Tried, not kept: between quotes that say as much of the title, one whose move (as the brief
   // writes it) names something leads. 42fc828 and the rule, the same sets: the 8 leads that changed.
   // Tried, not kept: a failure measured against benchmarks, other things, the writer's tests or

@@ -38,7 +38,7 @@ export function moveScores(answers: Answer[], key: Key[]) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log('| round | annotator | prefers new | prefers old | same | new: good / ok / bad | old: good / ok / bad |\n|---|---|---|---|---|---|---|');
-  for (const round of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, '13-check', 14, 15, 16, '16-bodies', '17-bodies', 18, 19, 20, 21, 'briefs', 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]) {
+  for (const round of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, '13-check', 14, 15, 16, '16-bodies', '17-bodies', 18, 19, 20, 21, 'briefs', 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32]) {
     const key = read<Key[]>(`round-${round}-key.json`);
     for (const annotator of [1, 2]) {
       const s = moveScores(read<Answer[]>(`round-${round}-answers-${annotator}.json`), key);
