@@ -317,6 +317,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['94e8dca', 'old'],
     ['what runs where', 'new'],
   ]);
+  // Tried, not kept: between quotes that say as much of the title, one that says its problem
+  // strongly (brief.ts standsAlone) leads (strong-leads-2026-11-28/rule.patch). c055807 and the
+  // rule (brief-ab.ts, seed 89): the 40 items that differ.
+  printRatedTogether('strong-leads-2026-11-28/', 'Leads that say their problem strongly first (not kept), 2025-07-03 to 08-06, the items that differ', 87, [
+    ['c055807', 'old'],
+    ['strong leads first', 'new'],
+  ]);
   // Tried, not kept: a difficulty's guide names only what the grammar of the difficulty says is
   // hard, else nothing (guide-subjects-2026-11-28/rule.patch). c5f9deb and the rule (brief-ab.ts,
   // seed 83; seed 85 drew the same 10 pairs after two more cases were added): the 10 pairs.
