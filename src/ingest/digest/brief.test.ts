@@ -207,6 +207,11 @@ test('a quote that speaks to someone leads only when no other can; a thank-you o
   const quoted = signal('Everyone says "you just need more RAM", yet prompt processing stays slow for me.', 10);
   assert.equal(brief([theme('Slow prompt processing', [thanked, own])])[0]!.items[0]!.surfaced.quote?.text, thanked.quote);
   assert.equal(brief([theme('Slow prompt processing', [quoted, own])])[0]!.items[0]!.surfaced.quote?.text, quoted.quote);
+  // Chat's "u" speaks to someone too; a username's "u/" does not.
+  const chat = signal('If u want fast prompt processing, u can get a 3090 instead of that slow Mac.', 20);
+  assert.equal(brief([theme('Slow prompt processing', [chat, own])])[0]!.items[0]!.surfaced.quote?.text, own.quote);
+  const user = signal('Same as u/someone said, prompt processing is still painfully slow on my Mac.', 20);
+  assert.equal(brief([theme('Slow prompt processing', [user, own])])[0]!.items[0]!.surfaced.quote?.text, user.quote);
 });
 
 test('a single report is shown only when its sentence says a problem strongly; a thin window shows fewer items', () => {

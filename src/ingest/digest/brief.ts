@@ -231,7 +231,8 @@ function speaksToSomeone(quote: string): boolean {
   return SECOND_PERSON.test(quote.replace(/\bthank(?:s| you)\b|["“][^"”]*["”]/gi, ''));
 }
 
-const SECOND_PERSON = /\b(?:you|your|yours|you['’](?:re|ve|ll|d)|youre|youve|youll)\b/i;
+/** "you" and its forms, and chat's "u" and "ur" ("If u want…"), but not the "u/" of a username. */
+const SECOND_PERSON = /\b(?:you|your|yours|you['’](?:re|ve|ll|d)|youre|youve|youll)\b|(?<![\w/])(?:u|ur)(?![\w/'’])/i;
 
 /** Whether `a` ranks above `b`, comparing their first differing place. */
 function ranksAbove(a: readonly number[], b: readonly number[]): boolean {
