@@ -331,10 +331,6 @@ function gateScores(examples: CommentExample[], probability: (e: CommentExample)
   });
 }
 
-function trainGate(examples: CommentExample[], lambda: number): Weights {
-  return train(examples, lambda);
-}
-
 /** Cross-validation over threads picks the gate's lambda and threshold; the final weights see every example. */
 function fitGate(spec: FeatureSpec, examples: CommentExample[]): LinearModelFile {
   console.error(`${spec.model}: ${examples.length} comment sentences (${examples.filter((e) => e.positive).length} pain)`);
@@ -342,7 +338,7 @@ function fitGate(spec: FeatureSpec, examples: CommentExample[]): LinearModelFile
   for (const lambda of LAMBDAS) {
     const probability = new Map<CommentExample, number>();
     for (let fold = 0; fold < FOLDS; fold++) {
-      const w = trainGate(examples.filter((e) => threadFold(e.post) !== fold), lambda);
+      const w = train(examples.filter((e) => threadFold(e.post) !== fold), lambda);
       for (const e of examples.filter((x) => threadFold(x.post) === fold)) probability.set(e, sigmoid(linear(e.features, w.dense, w.hashed, w.bias)));
     }
     const top = gateScores(examples, (e) => probability.get(e)!).reduce((a, b) => (b.f05 > a.f05 ? b : a));
@@ -356,7 +352,7 @@ function fitGate(spec: FeatureSpec, examples: CommentExample[]): LinearModelFile
 
 function finalGate(spec: FeatureSpec, examples: CommentExample[], lambda: number, threshold: number, crossValidation: unknown): LinearModelFile {
   const trained = { sentences: examples.length, positives: examples.filter((e) => e.positive).length, lambda, crossValidation };
-  return modelFile(spec, trainGate(examples, lambda), threshold, trained);
+  return modelFile(spec, train(examples, lambda), threshold, trained);
 }
 
 const posts = labelledPosts();
