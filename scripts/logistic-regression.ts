@@ -53,3 +53,10 @@ export function train(examples: readonly { features: Features; positive: boolean
   }
   return w;
 }
+
+/** The cross-validation fold (0 to `folds` − 1) of a key: a post id, a sentence; the same key, the same fold. */
+export function foldOfKey(key: string, folds: number): number {
+  let h = 0;
+  for (const c of key) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h % folds;
+}

@@ -37,7 +37,7 @@ import { commentPainSpec, isPain, painSpec } from '../src/ingest/analyze/pain-mo
 import type { PainReading } from '../src/ingest/analyze/pain.ts';
 import { linear, modelPath, sigmoid, type Features, type FeatureSpec, type LinearModelFile } from '../src/ingest/analyze/linear-model.ts';
 import { wordVectors } from '../src/ingest/analyze/vectors.ts';
-import { train, type Weights } from './logistic-regression.ts';
+import { foldOfKey, train, type Weights } from './logistic-regression.ts';
 import { overlaps, type Label } from '../test/ingest/quality/evaluate.ts';
 import { fixtureThreads } from '../test/helpers/reddit-export.ts';
 
@@ -318,9 +318,7 @@ function commentExamples(): CommentExample[] {
 
 /** The cross-validation fold of a thread, by its post id (the same for the pain model and the gate). */
 function threadFold(post: string): number {
-  let h = 0;
-  for (const c of post) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return h % FOLDS;
+  return foldOfKey(post, FOLDS);
 }
 
 function gateScores(examples: CommentExample[], probability: (e: CommentExample) => number): Score[] {

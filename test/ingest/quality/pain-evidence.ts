@@ -22,7 +22,7 @@ import { NO_KNOWN_NAMES, productMatcher, trackedProducts } from '../../../src/in
 import { commentPainGate } from '../../../src/ingest/analyze/pain-model.ts';
 import { linear, sigmoid, type Features } from '../../../src/ingest/analyze/linear-model.ts';
 import { wordVectors } from '../../../src/ingest/analyze/vectors.ts';
-import { train } from '../../../scripts/logistic-regression.ts';
+import { foldOfKey, train } from '../../../scripts/logistic-regression.ts';
 import { EVALUATION_MEMORY, overlaps, type Label } from './evaluate.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -60,12 +60,6 @@ function auc(scored: { score: number; positive: boolean }[]): number {
   return won / pairs;
 }
 
-function fold(key: string): number {
-  let h = 0;
-  for (const c of key) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return h % 5;
-}
-
 function gateFromBriefLabels(): void {
   const products = productMatcher(trackedProducts([]), '', NO_KNOWN_NAMES);
   const gate = commentPainGate(wordVectors().dims);
@@ -88,10 +82,10 @@ function gateFromBriefLabels(): void {
     const both: typeof shipped = [];
     const alone: typeof shipped = [];
     for (let f = 0; f < 5; f++) {
-      const rest = brief.filter((e) => fold(e.key) !== f);
+      const rest = brief.filter((e) => foldOfKey(e.key, 5) !== f);
       const w1 = train([...rest, ...comments], lambda);
       const w2 = train(rest, lambda);
-      for (const e of brief.filter((x) => fold(x.key) === f)) {
+      for (const e of brief.filter((x) => foldOfKey(x.key, 5) === f)) {
         shipped.push({ score: gate.probability(e.features), positive: e.positive });
         both.push({ score: sigmoid(linear(e.features, w1.dense, w1.hashed, w1.bias)), positive: e.positive });
         alone.push({ score: sigmoid(linear(e.features, w2.dense, w2.hashed, w2.bias)), positive: e.positive });
@@ -116,6 +110,9 @@ function flairs(): Map<string, string> {
   }));
 }
 
+/** Whether a post's opening post is left out of the pains. */
+type Gate = (post: { id: string; title: string }) => boolean;
+
 function postGates(): void {
   const flair = flairs();
   const read = threadReader(EVALUATION_MEMORY);
@@ -128,11 +125,11 @@ function postGates(): void {
   for (const [name, postsFile, labelsFile] of sets) {
     const posts = new Map(readJson<{ id: string; title: string; selftext?: string; text?: string }[]>(postsFile).map((p) => [p.id, p]));
     const labels = readJson<Label[]>(labelsFile);
-    const gates: [string, (p: { id: string; title: string }) => boolean][] = [
+    const gates: [name: string, gated: Gate][] = [
       ['none', () => false],
       ['title announces', (p) => ANNOUNCES.test(p.title)],
-      ...(flair.size ? [['quiet flair', (p: { id: string }) => QUIET_FLAIRS.has(flair.get(p.id) ?? '')] as [string, (p: { id: string; title: string }) => boolean]] : []),
     ];
+    if (flair.size > 0) gates.push(['quiet flair', (p) => QUIET_FLAIRS.has(flair.get(p.id) ?? '')]);
     const found = new Map(labels.map((l) => {
       const p = posts.get(l.id)!;
       const post = { id: p.id, title: p.title, selftext: p.selftext ?? p.text ?? '', community: 'LocalLLaMA', author: '', url: '', permalink: '', postCreatedAt: '2025-07-01T00:00:00Z', score: 1, comments: [] };
