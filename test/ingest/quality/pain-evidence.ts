@@ -1,13 +1,17 @@
 /**
- * Three more sources of evidence for telling pains apart, measured on labels made before, never the
- * held-out half (docs/quality.md, "Three more ways to tell pains apart"):
+ * Four more sources of evidence for telling pains apart, measured on labels made before, never the
+ * held-out half (docs/quality.md, "Four more ways to tell pains apart"):
  *
  * 1. the daily-brief fixtures' blind "is the quote a pain" as training labels for the comment
  *    gate: 5-fold cross-validated AUC on the quotes both annotators agree on, against the shipped
  *    gate's;
  * 2. opening posts whose title announces or shows off something, left out of the pains;
  * 3. opening posts under flairs that rarely hold a pain, left out of the pains (needs the export
- *    for the flairs: SIGNALS_SHARED_DATA, default ../shared/data/reddit-localllama).
+ *    for the flairs: SIGNALS_SHARED_DATA, default ../shared/data/reddit-localllama);
+ * 4. help in the replies (2026-11-28, later): whether the replies a post or comment gets offer help
+ *    ("have you tried…", "make sure…", "what GPU are you using?") says whether it voiced a problem,
+ *    as AUC on the comment labels, the brief-lead labels and the labelled opening posts (needs
+ *    the export for the replies).
  *
  * Both gates are scored post by post as `npm run quality` scores pains, on the 300 candidate
  * training posts (never trained on) and the 500 training posts.
@@ -110,6 +114,73 @@ function flairs(): Map<string, string> {
   }));
 }
 
+/** The export's comments (none without it). */
+function exportComments(): { id: string; parentId: string; linkId: string; body: string }[] {
+  const file = join(process.env.SIGNALS_SHARED_DATA ?? join(root, '../shared/data/reddit-localllama'), 'comments.jsonl.gz');
+  if (!existsSync(file)) return [];
+  return gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((line) => {
+    const c = JSON.parse(line) as { id: string; parent_id: string; link_id: string; body?: string | null };
+    return { id: c.id, parentId: c.parent_id.slice(3), linkId: c.link_id.slice(3), body: c.body ?? '' };
+  });
+}
+
+/** Words of a reply that helps with a problem: a thing to try, a check, a question about the setup, the same trouble. */
+const HELPS = /\b(?:try|tried|have you|did you|you need|you should|you can|you could|you might|make sure|check (?:if|that|your|the)|set (?:the|your)|use (?:the|a|--)|what (?:gpu|quant|version|os|backend|settings|are you|is your)|are you (?:using|running)|which (?:version|quant|gpu)|update|upgrade|downgrade|reinstall|same (?:issue|problem|here)|i had (?:the same|this)|fixed (?:it|this)|workaround|sounds like)\b/i;
+
+/** Of the direct replies to each post or comment id: how many, and how many offer help. */
+function replyHelp(): Map<string, { replies: number; helping: number }> {
+  const out = new Map<string, { replies: number; helping: number }>();
+  for (const c of exportComments()) {
+    const e = out.get(c.parentId) ?? { replies: 0, helping: 0 };
+    e.replies += 1;
+    if (HELPS.test(c.body)) e.helping += 1;
+    out.set(c.parentId, e);
+  }
+  return out;
+}
+
+function helpInReplies(): void {
+  const comments = exportComments();
+  if (comments.length === 0) return console.log('\n4. Help in the replies: no export, nothing measured');
+  const help = replyHelp();
+  const idOf = (text: string) => comments.find((c) => c.body.includes(text))?.id;
+  const share = (id: string) => {
+    const e = help.get(id);
+    return e ? e.helping / e.replies : 0;
+  };
+  const rows: [string, { id: string; positive: boolean }[]][] = [];
+  rows.push(['comment labels (803)', readJson<{ comment: string; pain: boolean }[]>('fixtures/training/comment-pains.json').flatMap((l) => {
+    const id = idOf(l.comment.trim());
+    return id ? [{ id, positive: l.pain }] : [];
+  })]);
+  const leads = ['test/fixtures/quality/brief-leads.json', 'test/fixtures/quality/brief-leads-2026-11-26.json'].flatMap((f) => readJson<{ signals: { quote: string; pain: boolean }[] }[]>(f).flatMap((t) => t.signals));
+  rows.push(['brief-lead quotes (800)', leads.flatMap((s) => {
+    const id = idOf(s.quote);
+    return id ? [{ id, positive: s.pain }] : [];
+  })]);
+  const posts = [...readJson<Label[]>('fixtures/training/localllama-labels.json'), ...readJson<Label[]>('fixtures/training/candidates/localllama-labels-501-800.json')];
+  rows.push(['opening posts, 500 training + 300 candidates', posts.map((l) => ({ id: l.id, positive: l.pain }))]);
+  // What would matter to the analyzer: among the posts it finds a pain in, are the real ones told apart?
+  const read = threadReader(EVALUATION_MEMORY);
+  const texts = new Map([...readJson<PostText[]>('fixtures/training/localllama-posts.json'), ...readJson<PostText[]>('fixtures/training/candidates/localllama-posts-501-800.json')].map((p) => [p.id, p]));
+  const flagged = posts.filter((l) => {
+    const p = texts.get(l.id)!;
+    return read({ id: p.id, title: p.title, selftext: p.selftext ?? p.text ?? '', community: 'LocalLLaMA', author: '', url: '', permalink: '', postCreatedAt: '2025-07-01T00:00:00Z', score: 1, comments: [] }).some((s) => s.kind === 'pain');
+  });
+  rows.push(['those the analyzer finds a pain in', flagged.map((l) => ({ id: l.id, positive: l.pain }))]);
+  console.log('\n4. Help in the replies: does a post or comment whose replies offer help voice a problem? (AUC; 0.5 = no better than chance)\n');
+  console.log('| labels | found in the export | pains | AUC, share of replies helping | with a helping reply: pains / others |\n|---|---|---|---|---|');
+  for (const [name, labelled] of rows) {
+    const scored = labelled.map((l) => ({ score: share(l.id), positive: l.positive }));
+    const withHelp = (positive: boolean) => labelled.filter((l) => l.positive === positive && (help.get(l.id)?.helping ?? 0) > 0).length;
+    const pains = labelled.filter((l) => l.positive).length;
+    console.log(`| ${name} | ${labelled.length} | ${pains} | ${auc(scored).toFixed(3)} | ${withHelp(true)} of ${pains} / ${withHelp(false)} of ${labelled.length - pains} |`);
+  }
+}
+
+/** A labelled training post as its fixture holds it. */
+type PostText = { id: string; title: string; selftext?: string; text?: string };
+
 /** Whether a post's opening post is left out of the pains. */
 type Gate = (post: { id: string; title: string }) => boolean;
 
@@ -123,7 +194,7 @@ function postGates(): void {
   console.log('\n2–3. Opening posts left out of the pains, scored per post as `npm run quality` scores pains\n');
   console.log('| posts | gate | such posts labelled pain | precision | recall |\n|---|---|---|---|---|');
   for (const [name, postsFile, labelsFile] of sets) {
-    const posts = new Map(readJson<{ id: string; title: string; selftext?: string; text?: string }[]>(postsFile).map((p) => [p.id, p]));
+    const posts = new Map(readJson<PostText[]>(postsFile).map((p) => [p.id, p]));
     const labels = readJson<Label[]>(labelsFile);
     const gates: [name: string, gated: Gate][] = [
       ['none', () => false],
@@ -149,3 +220,4 @@ function postGates(): void {
 
 gateFromBriefLabels();
 postGates();
+helpInReplies();
