@@ -104,9 +104,14 @@ const ANNOUNCES = /^\s*\[?(?:release|released|new model|announcement|announcing|
 /** Flairs of r/LocalLLaMA that seldom hold a pain. */
 const QUIET_FLAIRS = new Set(['Resources', 'New Model', 'News', 'Funny', 'Generation', 'Tutorial | Guide']);
 
+/** A file of the r/LocalLLaMA export the fixtures were drawn from. */
+function exportFile(name: string): string {
+  return join(process.env.SIGNALS_SHARED_DATA ?? join(root, '../shared/data/reddit-localllama'), name);
+}
+
 /** Each post's flair, from the export (empty without it). */
 function flairs(): Map<string, string> {
-  const file = join(process.env.SIGNALS_SHARED_DATA ?? join(root, '../shared/data/reddit-localllama'), 'posts.jsonl.gz');
+  const file = exportFile('posts.jsonl.gz');
   if (!existsSync(file)) return new Map();
   return new Map(gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((line) => {
     const post = JSON.parse(line) as { id: string; link_flair_text?: string | null };
@@ -115,12 +120,12 @@ function flairs(): Map<string, string> {
 }
 
 /** The export's comments (none without it). */
-function exportComments(): { id: string; parentId: string; linkId: string; body: string }[] {
-  const file = join(process.env.SIGNALS_SHARED_DATA ?? join(root, '../shared/data/reddit-localllama'), 'comments.jsonl.gz');
+function exportComments(): { id: string; parentId: string; body: string }[] {
+  const file = exportFile('comments.jsonl.gz');
   if (!existsSync(file)) return [];
   return gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((line) => {
-    const c = JSON.parse(line) as { id: string; parent_id: string; link_id: string; body?: string | null };
-    return { id: c.id, parentId: c.parent_id.slice(3), linkId: c.link_id.slice(3), body: c.body ?? '' };
+    const c = JSON.parse(line) as { id: string; parent_id: string; body?: string | null };
+    return { id: c.id, parentId: c.parent_id.slice(3), body: c.body ?? '' };
   });
 }
 
@@ -128,9 +133,9 @@ function exportComments(): { id: string; parentId: string; linkId: string; body:
 const HELPS = /\b(?:try|tried|have you|did you|you need|you should|you can|you could|you might|make sure|check (?:if|that|your|the)|set (?:the|your)|use (?:the|a|--)|what (?:gpu|quant|version|os|backend|settings|are you|is your)|are you (?:using|running)|which (?:version|quant|gpu)|update|upgrade|downgrade|reinstall|same (?:issue|problem|here)|i had (?:the same|this)|fixed (?:it|this)|workaround|sounds like)\b/i;
 
 /** Of the direct replies to each post or comment id: how many, and how many offer help. */
-function replyHelp(): Map<string, { replies: number; helping: number }> {
+function replyHelp(comments: readonly { parentId: string; body: string }[]): Map<string, { replies: number; helping: number }> {
   const out = new Map<string, { replies: number; helping: number }>();
-  for (const c of exportComments()) {
+  for (const c of comments) {
     const e = out.get(c.parentId) ?? { replies: 0, helping: 0 };
     e.replies += 1;
     if (HELPS.test(c.body)) e.helping += 1;
@@ -142,7 +147,7 @@ function replyHelp(): Map<string, { replies: number; helping: number }> {
 function helpInReplies(): void {
   const comments = exportComments();
   if (comments.length === 0) return console.log('\n4. Help in the replies: no export, nothing measured');
-  const help = replyHelp();
+  const help = replyHelp(comments);
   const idOf = (text: string) => comments.find((c) => c.body.includes(text))?.id;
   const share = (id: string) => {
     const e = help.get(id);
@@ -163,10 +168,7 @@ function helpInReplies(): void {
   // What would matter to the analyzer: among the posts it finds a pain in, are the real ones told apart?
   const read = threadReader(EVALUATION_MEMORY);
   const texts = new Map([...readJson<PostText[]>('fixtures/training/localllama-posts.json'), ...readJson<PostText[]>('fixtures/training/candidates/localllama-posts-501-800.json')].map((p) => [p.id, p]));
-  const flagged = posts.filter((l) => {
-    const p = texts.get(l.id)!;
-    return read({ id: p.id, title: p.title, selftext: p.selftext ?? p.text ?? '', community: 'LocalLLaMA', author: '', url: '', permalink: '', postCreatedAt: '2025-07-01T00:00:00Z', score: 1, comments: [] }).some((s) => s.kind === 'pain');
-  });
+  const flagged = posts.filter((l) => read(openingPost(texts.get(l.id)!)).some((s) => s.kind === 'pain'));
   rows.push(['those the analyzer finds a pain in', flagged.map((l) => ({ id: l.id, positive: l.pain }))]);
   console.log('\n4. Help in the replies: does a post or comment whose replies offer help voice a problem? (AUC; 0.5 = no better than chance)\n');
   console.log('| labels | found in the export | pains | AUC, share of replies helping | with a helping reply: pains / others |\n|---|---|---|---|---|');
@@ -180,6 +182,11 @@ function helpInReplies(): void {
 
 /** A labelled training post as its fixture holds it. */
 type PostText = { id: string; title: string; selftext?: string; text?: string };
+
+/** The post as the analyzer reads an opening post: without its comments, as `npm run quality` does. */
+function openingPost(p: PostText) {
+  return { id: p.id, title: p.title, selftext: p.selftext ?? p.text ?? '', community: 'LocalLLaMA', author: '', url: '', permalink: '', postCreatedAt: '2025-07-01T00:00:00Z', score: 1, comments: [] };
+}
 
 /** Whether a post's opening post is left out of the pains. */
 type Gate = (post: { id: string; title: string }) => boolean;
@@ -202,8 +209,7 @@ function postGates(): void {
     ];
     if (flair.size > 0) gates.push(['quiet flair', (p) => QUIET_FLAIRS.has(flair.get(p.id) ?? '')]);
     const found = new Map(labels.map((l) => {
-      const p = posts.get(l.id)!;
-      const post = { id: p.id, title: p.title, selftext: p.selftext ?? p.text ?? '', community: 'LocalLLaMA', author: '', url: '', permalink: '', postCreatedAt: '2025-07-01T00:00:00Z', score: 1, comments: [] };
+      const post = openingPost(posts.get(l.id)!);
       const quotes = read(post).filter((s) => s.kind === 'pain').map((s) => s.quote);
       return [l.id, { any: quotes.length > 0, hit: l.pain && quotes.some((q) => l.quotes.some((x) => overlaps(post, q, x))) }];
     }));
