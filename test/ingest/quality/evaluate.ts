@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { familyKey } from '../../../src/ingest/analyze/products.ts';
 import { threadReader } from '../../../src/ingest/analyze/rules.ts';
 import { NameSizes } from '../../../src/ingest/digest/name-sizes.ts';
-import type { AnalyzerMemory } from '../../../src/ingest/analyze/analyzer.ts';
+import type { Analyzer, AnalyzerMemory, AnalyzerReport, FoundSignal } from '../../../src/ingest/analyze/analyzer.ts';
 import type { BundlePost } from '../../../src/ingest/bundle.ts';
 import { fixtureThreads } from '../../helpers/reddit-export.ts';
 
@@ -141,22 +141,51 @@ function labelledProducts(labels: readonly Label[]): Set<string> {
   return new Set(labels.flatMap((l) => l.products.map(familyKey)));
 }
 
-/** `posts`: the labelled posts (the shipped fixture unless another label set is scored). */
-export function evaluate(labels: PostResult['label'][] = loadLabels(), memory = EVALUATION_MEMORY, posts: readonly BundlePost[] = fixtureThreads()): Scores {
+/** The labelled posts as the analyzer reads them for scoring: opening posts, without their comments. */
+function openingPosts(labels: readonly Label[], posts: readonly BundlePost[]): BundlePost[] {
   const threads = new Map(posts.map((t) => [t.id, t]));
-  const read = threadReader(memory);
-  const results: PostResult[] = [];
-  for (const label of labels) {
+  return labels.map((label) => {
     const post = threads.get(label.id);
     if (!post) throw new Error(`label ${label.id}: no such thread among the labelled posts`);
-    const found = read({ ...post, comments: [] });
-    const predictedQuotes = found.filter((s) => s.kind === 'pain').map((s) => s.quote);
-    const names = [...new Set(found.filter((s) => s.kind === 'competitor').map((s) => s.competitor!))];
+    return { ...post, comments: [] };
+  });
+}
+
+/** The scores of what an analyzer found in each opening post (`found[i]` of `opening[i]`, labelled `labels[i]`). */
+function scoreFound(labels: PostResult['label'][], opening: readonly BundlePost[], found: readonly FoundSignal[][], memory: AnalyzerMemory): Scores {
+  const results = labels.map((label, i): PostResult => {
+    const post = opening[i]!;
+    const signals = found[i] ?? [];
+    const predictedQuotes = signals.filter((s) => s.kind === 'pain').map((s) => s.quote);
+    const names = [...new Set(signals.filter((s) => s.kind === 'competitor').map((s) => s.competitor!))];
     const predictedProducts = [...new Set(names.map(familyKey))];
     const painHit = label.pain && predictedQuotes.some((p) => label.quotes.some((q) => overlaps(post, p, q)));
-    results.push({ label, post, predictedQuotes, predictedProducts, predictedNames: names, painHit });
-  }
+    return { label, post, predictedQuotes, predictedProducts, predictedNames: names, painHit };
+  });
   return score(withoutNonProducts(results, memory), memory, labelledProducts(loadLabels()));
+}
+
+/** The `rules` analyzer's scores. `posts`: the labelled posts (the shipped fixture unless another label set is scored). */
+export function evaluate(labels: PostResult['label'][] = loadLabels(), memory = EVALUATION_MEMORY, posts: readonly BundlePost[] = fixtureThreads()): Scores {
+  const opening = openingPosts(labels, posts);
+  return scoreFound(labels, opening, opening.map(threadReader(memory)), memory);
+}
+
+/**
+ * Any analyzer's scores on the 240 labelled posts, per half (`npm run quality -- --analyzer llm`):
+ * one run over their opening posts, as a digest run would read them, and what the run reported
+ * (which analyzer read each post in the end, and what it dropped).
+ */
+export async function evaluateAnalyzer(analyzer: Analyzer, memory = EVALUATION_MEMORY): Promise<{ scores: Record<LabelSet | 'all', Scores>; report: AnalyzerReport }> {
+  const labels = loadLabels();
+  const opening = openingPosts(labels, fixtureThreads());
+  const run = analyzer.start(memory);
+  try {
+    const found = await run.analyze(opening);
+    return { scores: bySet(scoreFound(labels, opening, found, memory), memory), report: run.report() };
+  } finally {
+    await run.close();
+  }
 }
 
 /**
@@ -230,7 +259,11 @@ export function score(results: PostResult[], memory: AnalyzerMemory, products: S
 
 /** Scores per half: `heldout` is the figure to report. */
 export function evaluateBySet(memory = EVALUATION_MEMORY): Record<LabelSet | 'all', Scores> {
-  const all = evaluate(loadLabels(), memory);
+  return bySet(evaluate(loadLabels(), memory), memory);
+}
+
+/** The scores of every labelled post, and of each half apart. */
+function bySet(all: Scores, memory: AnalyzerMemory): Record<LabelSet | 'all', Scores> {
   const products = labelledProducts(loadLabels());
   const half = (set: LabelSet) => score(all.results.filter((r) => r.label.set === set), memory, products);
   return { all, tuning: half('tuning'), heldout: half('heldout') };
