@@ -3,7 +3,8 @@
  * on the 240 labelled posts, against a local fake chat-completions endpoint in the real format.
  * A fake that answers every labelled pain quote, and nothing else, must score precision 1 and
  * recall 1 — so the posts, the quotes and the scoring meet end to end; a run the LLM did not read
- * alone (it fell back to `rules`) must print no figure.
+ * alone (it fell back to `rules`) must print no figure. The recorded answers of a real model
+ * (test/fixtures/quality/llm-answers/) replay to the figures docs/quality.md reports.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -15,6 +16,7 @@ import { rulesAnalyzer } from '../../src/ingest/analyze/rules.ts';
 import { completion, type FakeLlm, type RecordedRequest, signalsContent, startFakeLlm, type FakeSignal } from '../helpers/fake-llm.ts';
 import { fixtureThreads } from '../helpers/reddit-export.ts';
 import { evaluateAnalyzer, loadLabels } from './quality/evaluate.ts';
+import { startReplay } from './quality/llm-replay.ts';
 
 /** Each labelled post's pain quotes (none for a post labelled no pain), by the post's title. */
 function labelledQuotesByTitle(): Map<string, { title: string; quotes: string[] }> {
@@ -98,5 +100,29 @@ test('--analyzer llm prints the figures of a run the LLM read alone, and none of
     assert.match(mixed.stderr, /analysed by llm\+rules, not by the LLM alone/);
   } finally {
     await refusing.close();
+  }
+});
+
+test('the recorded answers replay to the figures docs/quality.md reports', async () => {
+  const expected: Record<string, { heldout: [number, number, number]; tuning: [number, number, number] }> = {
+    // [true positives, posts predicted pain, labelled pain posts]
+    'claude-helpers-2026-11-28': { heldout: [52, 77, 53], tuning: [62, 76, 63] },
+    'claude-helpers-2026-11-28-second': { heldout: [53, 77, 53], tuning: [63, 82, 63] },
+    'claude-helpers-guide-2026-11-28': { heldout: [50, 63, 53], tuning: [59, 70, 63] },
+    'claude-helpers-guide-2026-11-28-second': { heldout: [52, 65, 53], tuning: [57, 67, 63] },
+  };
+  for (const [set, figures] of Object.entries(expected)) {
+    const replay = await startReplay(fileURLToPath(new URL(`../fixtures/quality/llm-answers/${set}`, import.meta.url)));
+    try {
+      const analyzer = createLlmAnalyzer({ baseUrl: replay.baseUrl, model: 'recorded', maxTokensPerRun: Number.MAX_SAFE_INTEGER, fallback: rulesAnalyzer, ...(replay.promptsDir ? { promptsDir: replay.promptsDir } : {}) });
+      const { scores, report } = await evaluateAnalyzer(analyzer);
+      assert.equal(report.analyzer, 'llm', `${set}: ${report.notes.join('; ')}`);
+      for (const half of ['heldout', 'tuning'] as const) {
+        const s = scores[half];
+        assert.deepEqual([s.truePositives, s.predictedPainPosts, s.painPosts], figures[half], `${set}, ${half}`);
+      }
+    } finally {
+      await replay.close();
+    }
   }
 });
