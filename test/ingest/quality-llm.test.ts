@@ -19,18 +19,17 @@ import { evaluateAnalyzer, loadLabels } from './quality/evaluate.ts';
 import { startReplay } from './quality/llm-replay.ts';
 
 /** Each labelled post's pain quotes (none for a post labelled no pain), by the post's title. */
-function labelledQuotesByTitle(): Map<string, { title: string; quotes: string[] }> {
+const LABELLED_BY_TITLE = (() => {
   const threads = new Map(fixtureThreads().map((t) => [t.id, t]));
   return new Map(loadLabels().map((l) => [threads.get(l.id)!.title, { title: threads.get(l.id)!.title, quotes: l.pain ? l.quotes : [] }]));
-}
+})();
 
 /** A model that says exactly what the labels say: each thread's labelled quotes as pains, from the passage that holds them. */
 function oracle(request: RecordedRequest) {
-  const byTitle = labelledQuotesByTitle();
   const user = request.body.messages.find((m) => m.role === 'user')?.content ?? '';
   const signals: FakeSignal[] = [];
   for (const m of user.matchAll(/<thread id="(T\d+)"[^>]*>\n<passage id="title">([^\n]*)<\/passage>/g)) {
-    const post = byTitle.get(m[2]!);
+    const post = LABELLED_BY_TITLE.get(m[2]!);
     for (const quote of post?.quotes ?? []) signals.push({ thread: m[1]!, source: post!.title.includes(quote) ? 'title' : 'post', kind: 'pain', quote });
   }
   return { body: completion(signalsContent(signals)) };

@@ -68,9 +68,9 @@ function collect(dir: string): Recorded[] {
 }
 
 /** The prompts a set was recorded with, when it keeps them (`prompts/`): the shipped ones may have changed since. */
-function prompts(set: string): { LLM_PROMPTS_DIR?: string } {
+function promptsDirOf(set: string): string | undefined {
   const dir = join(set, 'prompts');
-  return existsSync(dir) ? { LLM_PROMPTS_DIR: dir } : {};
+  return existsSync(dir) ? dir : undefined;
 }
 
 /** A local endpoint answering each request with the answer `set` recorded for it (HTTP 404 for a request it has none for). */
@@ -80,7 +80,8 @@ export async function startReplay(set: string): Promise<{ baseUrl: string; promp
     const content = answers.get(requestKey(request));
     return content === undefined ? { status: 404, body: { error: { message: 'no answer recorded for this request' } } } : { body: completion(content) };
   });
-  return { baseUrl: server.baseUrl, ...(prompts(set).LLM_PROMPTS_DIR ? { promptsDir: prompts(set).LLM_PROMPTS_DIR } : {}), close: () => server.close() };
+  const promptsDir = promptsDirOf(set);
+  return { baseUrl: server.baseUrl, ...(promptsDir ? { promptsDir } : {}), close: () => server.close() };
 }
 
 /** Runs the quality report's `--analyzer llm` against `set`'s answers; resolves to its exit status. */
@@ -92,7 +93,7 @@ async function replay(set: string): Promise<number> {
       const child = execFile(
         process.execPath,
         ['--import', 'tsx', report, '--analyzer', 'llm'],
-        { env: { ...process.env, LLM_BASE_URL: server.baseUrl, LLM_MODEL: `recorded answers of ${set}`, LLM_MAX_TOKENS_PER_RUN: String(Number.MAX_SAFE_INTEGER), ...prompts(set) } },
+        { env: { ...process.env, LLM_BASE_URL: server.baseUrl, LLM_MODEL: `recorded answers of ${set}`, LLM_MAX_TOKENS_PER_RUN: String(Number.MAX_SAFE_INTEGER), ...(server.promptsDir ? { LLM_PROMPTS_DIR: server.promptsDir } : {}) } },
         (err) => resolve(err ? ((err as { code?: number }).code ?? 1) : 0),
       );
       child.stdout?.pipe(process.stdout);

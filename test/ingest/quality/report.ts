@@ -10,6 +10,7 @@
  * two.
  */
 import { parseArgs } from 'node:util';
+import type { Analyzer } from '../../../src/ingest/analyze/analyzer.ts';
 import { LlmConfigError } from '../../../src/ingest/analyze/llm.ts';
 import { familyKey as familyOf } from '../../../src/ingest/analyze/products.ts';
 import { rulesAnalyzer } from '../../../src/ingest/analyze/rules.ts';
@@ -83,7 +84,7 @@ function rulesReport(flags: { details: boolean; final: boolean }): void {
 
 /** Exit status 2: the endpoint is not configured (or badly); 1: the run fell back to `rules`, so there is no `llm` figure. */
 async function llmReport(): Promise<number> {
-  let analyzer;
+  let analyzer: Analyzer;
   try {
     analyzer = analyzerFromEnv(process.env);
   } catch (err) {
